@@ -1,0 +1,91 @@
+package actors
+
+import (
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+)
+
+// Endpoint is a running browser as its subscribers and callers see it.
+type Endpoint struct {
+	Instance    string
+	Generation  int
+	Pid         int
+	WSURL       string // the browser's own websocket URL (changes every launch)
+	HostPort    string // the browser's debugging host:port
+	UserDataDir string
+	TempProfile bool
+	Browser     chrome.Browser
+	Ownership   string // "launched" or "attached"
+}
+
+// BrowserReady tells subscribers a launch finished.
+type BrowserReady struct{ Endpoint Endpoint }
+
+// BrowserExited tells subscribers a browser is gone. Planned exits are
+// stops and restarts; unplanned ones are crashes and kills from outside.
+type BrowserExited struct {
+	Instance   string
+	Generation int
+	Pid        int
+	Planned    bool
+	Err        error
+}
+
+// ExitRecord is what status reports about the last exit.
+type ExitRecord struct {
+	At         time.Time `json:"at"`
+	Generation int       `json:"generation"`
+	Planned    bool      `json:"planned"`
+	Cause      string    `json:"cause"`
+}
+
+// BrowserStatus is a snapshot of a BrowserActor.
+type BrowserStatus struct {
+	State       string         `json:"state"`
+	Generation  int            `json:"generation"`
+	Pid         int            `json:"pid,omitempty"`
+	Browser     chrome.Browser `json:"browser"`
+	Headless    bool           `json:"headless"`
+	UserDataDir string         `json:"user_data_dir,omitempty"`
+	TempProfile bool           `json:"temp_profile"`
+	DebugPort   int            `json:"debug_port,omitempty"`
+	StartedAt   *time.Time     `json:"started_at,omitempty"`
+	LastExit    *ExitRecord    `json:"last_exit,omitempty"`
+}
+
+// Requests a BrowserActor hears. Each carries its reply channel
+// (buffered, so the actor never blocks on a caller that gave up).
+type (
+	ensureRunning struct{ reply chan launchResult }
+	launchBrowser struct {
+		opts  *chrome.LaunchOptions // nil: the options of the last launch
+		reply chan launchResult
+	}
+	stopBrowser   struct{ reply chan error }
+	browserStatus struct{ reply chan BrowserStatus }
+	subscribe     struct {
+		ch    chan any
+		reply chan func()
+	}
+	unsubscribe struct{ ch chan any }
+)
+
+type launchResult struct {
+	ep  Endpoint
+	err error
+}
+
+// Reports from the goroutines a BrowserActor owns.
+type (
+	launchDone struct {
+		gen  int
+		proc *chrome.Process
+		err  error
+	}
+	processExited struct{ gen int }
+	stopDone      struct {
+		gen int
+		err error
+	}
+)

@@ -1,0 +1,329 @@
+package chrome
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// BrowserType is a Chromium-family browser product.
+type BrowserType string
+
+const (
+	Chrome   BrowserType = "chrome"
+	Edge     BrowserType = "edge"
+	Chromium BrowserType = "chromium"
+	Brave    BrowserType = "brave"
+)
+
+// BrowserTypes lists every type in preference order: Detect and Resolve("")
+// favour the first ones installed.
+var BrowserTypes = []BrowserType{Chrome, Edge, Chromium, Brave}
+
+// browserNames are the product names shown to users.
+var browserNames = map[BrowserType]string{
+	Chrome:   "Google Chrome",
+	Edge:     "Microsoft Edge",
+	Chromium: "Chromium",
+	Brave:    "Brave",
+}
+
+// Browser is one installed browser executable.
+type Browser struct {
+	Name    string      `json:"name"`
+	Type    BrowserType `json:"type"`
+	Path    string      `json:"path"`
+	Version string      `json:"version,omitempty"`
+}
+
+// System is what detection reads of the machine, so tests can fake
+// macOS, Windows or Linux on any host. Nil funcs behave as "nothing there".
+type System struct {
+	GOOS     string
+	Getenv   func(string) string
+	Exists   func(path string) bool // a regular executable file is there (symlinks followed)
+	Glob     func(pattern string) ([]string, error)
+	LookPath func(name string) (string, error)
+	// EvalSymlinks, when set, lets Detect drop a second path of the same
+	// type that is a symlink to an already found file.
+	EvalSymlinks func(path string) (string, error)
+	HomeDir      string
+}
+
+// withDefaults replaces nil funcs so a partly filled System cannot panic.
+func (sys System) withDefaults() System {
+	if sys.Getenv == nil {
+		sys.Getenv = func(string) string { return "" }
+	}
+	if sys.Exists == nil {
+		sys.Exists = func(string) bool { return false }
+	}
+	if sys.Glob == nil {
+		sys.Glob = func(string) ([]string, error) { return nil, nil }
+	}
+	if sys.LookPath == nil {
+		sys.LookPath = func(name string) (string, error) {
+			return "", fmt.Errorf("look up %q: no PATH lookup available", name)
+		}
+	}
+	return sys
+}
+
+// Detect lists the installed browsers in preference order (see
+// BrowserTypes), without duplicates and without versions.
+func Detect(sys System) []Browser {
+	sys = sys.withDefaults()
+	var found []Browser
+	seenPath := map[string]bool{}
+	seenTarget := map[string]bool{} // type + resolved path
+	for _, c := range candidates(sys) {
+		p := c.Path
+		if c.viaPATH {
+			lp, err := sys.LookPath(c.Path)
+			if err != nil || lp == "" {
+				continue
+			}
+			p = lp
+		}
+		if !sys.Exists(p) {
+			continue
+		}
+		key := pathKey(sys.GOOS, p)
+		if seenPath[key] {
+			continue
+		}
+		seenPath[key] = true
+		// Same type and same real file (e.g. /usr/bin/google-chrome ->
+		// google-chrome-stable) is one install. Different types may share a
+		// target (snap's /snap/bin/* -> /usr/bin/snap), so keep those.
+		if sys.EvalSymlinks != nil {
+			if real, err := sys.EvalSymlinks(p); err == nil {
+				tk := string(c.Type) + "\x00" + pathKey(sys.GOOS, real)
+				if seenTarget[tk] {
+					continue
+				}
+				seenTarget[tk] = true
+			}
+		}
+		found = append(found, Browser{Name: browserNames[c.Type], Type: c.Type, Path: p})
+	}
+	return found
+}
+
+// DetectWithVersions is Detect with Version filled in where it can be read
+// safely; a browser whose version cannot be read is still listed.
+func DetectWithVersions(ctx context.Context, sys System) []Browser {
+	sys = sys.withDefaults()
+	browsers := Detect(sys)
+	var wg sync.WaitGroup
+	for i := range browsers {
+		wg.Go(func() {
+			if v, err := ReadVersion(ctx, sys, browsers[i]); err == nil {
+				browsers[i].Version = v
+			}
+		})
+	}
+	wg.Wait()
+	return browsers
+}
+
+// Resolve picks the browser to launch for a --browser value: "" for the
+// preferred installed one, a BrowserType name (any case) for the preferred
+// install of that type, or a path to an executable.
+func Resolve(sys System, want string) (Browser, error) {
+	sys = sys.withDefaults()
+	want = strings.TrimSpace(want)
+	if want == "" {
+		found := Detect(sys)
+		if len(found) == 0 {
+			return Browser{}, &NotFoundError{GOOS: sys.GOOS, Searched: searchedPlaces(sys)}
+		}
+		return found[0], nil
+	}
+	if t, ok := parseBrowserType(want); ok {
+		found := Detect(sys)
+		for _, b := range found {
+			if b.Type == t {
+				return b, nil
+			}
+		}
+		return Browser{}, &NotFoundError{Want: string(t), Found: found, GOOS: sys.GOOS, Searched: searchedPlaces(sys)}
+	}
+	if hasPathSeparator(sys.GOOS, want) || sys.Exists(want) {
+		return resolvePath(sys, want)
+	}
+	return Browser{}, fmt.Errorf("unknown browser %q: want one of %s, or a path to a browser executable",
+		want, typeList())
+}
+
+// resolvePath checks a user-given executable and names it.
+func resolvePath(sys System, p string) (Browser, error) {
+	if !sys.Exists(p) {
+		return Browser{}, fmt.Errorf("browser %q is not an executable file (missing, a directory, or not executable)", p)
+	}
+	// A bare file name would be looked up in $PATH by exec, and a relative
+	// path breaks if the launcher changes directory: make it absolute when
+	// sys is this machine.
+	if sys.GOOS == runtime.GOOS && !filepath.IsAbs(p) {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+	}
+	t := guessType(sys, p)
+	return Browser{Name: browserNames[t], Type: t, Path: p}, nil
+}
+
+// guessType names a user-given executable: a known install location wins
+// (Chromium on Windows is also chrome.exe), else the file name decides.
+func guessType(sys System, p string) BrowserType {
+	for _, c := range candidates(sys) {
+		if !c.viaPATH && pathKey(sys.GOOS, c.Path) == pathKey(sys.GOOS, p) {
+			return c.Type
+		}
+	}
+	name := strings.ToLower(baseName(sys.GOOS, p))
+	switch {
+	case strings.Contains(name, "chromium"):
+		return Chromium
+	case strings.Contains(name, "edge"):
+		return Edge
+	case strings.Contains(name, "brave"):
+		return Brave
+	case strings.Contains(name, "chrome"):
+		return Chrome
+	}
+	return Chromium
+}
+
+func parseBrowserType(s string) (BrowserType, bool) {
+	for _, t := range BrowserTypes {
+		if strings.EqualFold(s, string(t)) {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+func typeList() string {
+	names := make([]string, len(BrowserTypes))
+	for i, t := range BrowserTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+func typeRank(t BrowserType) int {
+	for i, bt := range BrowserTypes {
+		if bt == t {
+			return i
+		}
+	}
+	return len(BrowserTypes)
+}
+
+// hasPathSeparator uses the target OS's separators: Windows accepts both.
+func hasPathSeparator(goos, p string) bool {
+	if goos == "windows" {
+		return strings.ContainsAny(p, `/\`)
+	}
+	return strings.Contains(p, "/")
+}
+
+// baseName is filepath.Base for the target OS rather than the host.
+func baseName(goos, p string) string {
+	seps := "/"
+	if goos == "windows" {
+		seps = `/\`
+	}
+	p = strings.TrimRight(p, seps)
+	if i := strings.LastIndexAny(p, seps); i >= 0 {
+		p = p[i+1:]
+	}
+	return p
+}
+
+// dirName is filepath.Dir for the target OS rather than the host.
+func dirName(goos, p string) string {
+	seps := "/"
+	if goos == "windows" {
+		seps = `/\`
+	}
+	if i := strings.LastIndexAny(p, seps); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+// pathKey compares paths the way the target file system does: Windows
+// paths are case-insensitive.
+func pathKey(goos, p string) string {
+	if goos == "windows" {
+		return strings.ToLower(strings.ReplaceAll(p, "/", `\`))
+	}
+	return p
+}
+
+// NotFoundError reports that no browser, or none of the wanted type, is
+// installed. Detect it with errors.As.
+type NotFoundError struct {
+	Want     string    // requested type; empty when any browser would do
+	Found    []Browser // what is installed instead
+	GOOS     string    // for the install hint
+	Searched []string  // directories searched, for the message
+}
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	wantName := ""
+	if e.Want == "" {
+		b.WriteString("no Chromium-family browser found")
+	} else {
+		wantName = e.Want
+		if t, ok := parseBrowserType(e.Want); ok {
+			wantName = browserNames[t]
+		}
+		fmt.Fprintf(&b, "%s (%s) is not installed", wantName, strings.ToLower(e.Want))
+	}
+	if len(e.Found) > 0 {
+		b.WriteString("; found: ")
+		for i, f := range e.Found {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s at %s", f.Type, f.Path)
+		}
+		fmt.Fprintf(&b, "; use --browser %s", e.Found[0].Type)
+		if wantName != "" {
+			fmt.Fprintf(&b, ", or install %s", wantName)
+		}
+		return b.String()
+	}
+	if len(e.Searched) > 0 {
+		fmt.Fprintf(&b, " (searched %s)", strings.Join(e.Searched, ", "))
+	}
+	b.WriteString("; ")
+	if wantName != "" {
+		b.WriteString("install " + wantName)
+	} else {
+		b.WriteString(installHint(e.GOOS))
+	}
+	b.WriteString("; or pass --browser /path/to/browser")
+	return b.String()
+}
+
+// installHint tells the user what to install on their OS.
+func installHint(goos string) string {
+	switch goos {
+	case "darwin":
+		return "install Google Chrome (https://www.google.com/chrome/)"
+	case "windows":
+		return "install Google Chrome or Microsoft Edge"
+	case "linux":
+		return "install Chromium, e.g. on Debian/Ubuntu: apt-get install chromium"
+	default:
+		return "install Chromium or Google Chrome"
+	}
+}

@@ -1,0 +1,511 @@
+package chrome
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeMachine describes a machine for fakeSystem.
+type fakeMachine struct {
+	goos  string
+	files []string          // executable files
+	dirs  []string          // other entries, visible to Glob only
+	env   map[string]string // environment
+	path  map[string]string // command name -> LookPath result
+	links map[string]string // path -> symlink target
+	home  string
+}
+
+// fakeSystem builds a System over m, using m.goos's path separators.
+func fakeSystem(m fakeMachine) System {
+	files := map[string]bool{}
+	for _, f := range m.files {
+		files[pathKey(m.goos, f)] = true // Windows: case-insensitive
+	}
+	sep := "/"
+	if m.goos == "windows" {
+		sep = `\`
+	}
+	return System{
+		GOOS:   m.goos,
+		Getenv: func(k string) string { return m.env[k] },
+		Exists: func(p string) bool {
+			if t, ok := m.links[p]; ok {
+				p = t
+			}
+			return files[pathKey(m.goos, p)]
+		},
+		Glob: func(pattern string) ([]string, error) {
+			i := strings.LastIndex(pattern, sep)
+			dir, base := pattern[:i], pattern[i+1:]
+			var out []string
+			for _, e := range append(append([]string{}, m.files...), m.dirs...) {
+				j := strings.LastIndex(e, sep)
+				if j < 0 || e[:j] != dir {
+					continue
+				}
+				if ok, _ := path.Match(base, e[j+1:]); ok {
+					out = append(out, e)
+				}
+			}
+			return out, nil
+		},
+		LookPath: func(name string) (string, error) {
+			if p, ok := m.path[name]; ok {
+				return p, nil
+			}
+			return "", errors.New("not in PATH")
+		},
+		EvalSymlinks: func(p string) (string, error) {
+			if t, ok := m.links[p]; ok {
+				return t, nil
+			}
+			return p, nil
+		},
+		HomeDir: m.home,
+	}
+}
+
+func TestDetect(t *testing.T) {
+	const (
+		pf    = `C:\Program Files`
+		pf86  = `C:\Program Files (x86)`
+		local = `C:\Users\ann\AppData\Local`
+	)
+	tests := []struct {
+		name string
+		m    fakeMachine
+		want []Browser
+	}{
+		{
+			name: "linux nothing installed",
+			m:    fakeMachine{goos: "linux"},
+		},
+		{
+			name: "linux preference order and duplicate paths",
+			m: fakeMachine{
+				goos: "linux",
+				files: []string{
+					"/usr/bin/brave-browser", "/usr/bin/chromium", "/usr/bin/chromium-browser",
+					"/usr/bin/microsoft-edge", "/opt/google/chrome/chrome",
+				},
+				// PATH finds files already listed: no duplicates.
+				path: map[string]string{"chromium": "/usr/bin/chromium", "brave-browser": "/usr/bin/brave-browser"},
+			},
+			want: []Browser{
+				{Name: "Google Chrome", Type: Chrome, Path: "/opt/google/chrome/chrome"},
+				{Name: "Microsoft Edge", Type: Edge, Path: "/usr/bin/microsoft-edge"},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium-browser"},
+				{Name: "Brave", Type: Brave, Path: "/usr/bin/brave-browser"},
+			},
+		},
+		{
+			name: "linux symlinks to the same file of a type are one install",
+			m: fakeMachine{
+				goos:  "linux",
+				files: []string{"/usr/lib/chromium/chromium", "/opt/google/chrome/google-chrome", "/usr/bin/snap"},
+				links: map[string]string{
+					"/usr/bin/chromium":             "/usr/lib/chromium/chromium",
+					"/usr/bin/chromium-browser":     "/usr/lib/chromium/chromium",
+					"/usr/bin/google-chrome":        "/opt/google/chrome/google-chrome",
+					"/usr/bin/google-chrome-stable": "/opt/google/chrome/google-chrome",
+					// snap's multi-call binary: a different type sharing a
+					// target is still a separate browser.
+					"/snap/bin/chromium": "/usr/bin/snap",
+				},
+			},
+			want: []Browser{
+				{Name: "Google Chrome", Type: Chrome, Path: "/usr/bin/google-chrome"},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
+				{Name: "Chromium", Type: Chromium, Path: "/snap/bin/chromium"},
+			},
+		},
+		{
+			name: "linux PATH fallback",
+			m: fakeMachine{
+				goos:  "linux",
+				files: []string{"/usr/bin/chromium", "/home/ann/.nix-profile/bin/google-chrome-stable", "/usr/local/bin/brave-browser"},
+				path: map[string]string{
+					"google-chrome-stable": "/home/ann/.nix-profile/bin/google-chrome-stable",
+					"chromium":             "/usr/bin/chromium",
+					"brave-browser":        "/usr/local/bin/brave-browser",
+					"microsoft-edge":       "/gone/microsoft-edge", // stale: not a file
+				},
+			},
+			want: []Browser{
+				{Name: "Google Chrome", Type: Chrome, Path: "/home/ann/.nix-profile/bin/google-chrome-stable"},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
+				{Name: "Brave", Type: Brave, Path: "/usr/local/bin/brave-browser"},
+			},
+		},
+		{
+			name: "macOS /Applications and ~/Applications",
+			m: fakeMachine{
+				goos: "darwin",
+				home: "/Users/ann",
+				files: []string{
+					"/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
+					"/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+					"/Applications/Chromium.app/Contents/MacOS/Chromium",
+					"/Users/ann/Applications/Chromium.app/Contents/MacOS/Chromium",
+					"/usr/bin/chromium", // Linux paths mean nothing on macOS
+				},
+			},
+			want: []Browser{
+				{Name: "Google Chrome", Type: Chrome, Path: "/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"},
+				{Name: "Chromium", Type: Chromium, Path: "/Applications/Chromium.app/Contents/MacOS/Chromium"},
+				{Name: "Chromium", Type: Chromium, Path: "/Users/ann/Applications/Chromium.app/Contents/MacOS/Chromium"},
+				{Name: "Brave", Type: Brave, Path: "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser"},
+			},
+		},
+		{
+			name: "macOS without home directory",
+			m: fakeMachine{
+				goos:  "darwin",
+				files: []string{"/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge"},
+			},
+			want: []Browser{
+				{Name: "Microsoft Edge", Type: Edge, Path: "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge"},
+			},
+		},
+		{
+			name: "windows env var roots",
+			m: fakeMachine{
+				goos: "windows",
+				env:  map[string]string{"PROGRAMFILES": pf, "PROGRAMFILES(X86)": pf86, "LOCALAPPDATA": local + `\`},
+				files: []string{
+					pf86 + `\Microsoft\Edge\Application\msedge.exe`,
+					local + `\Google\Chrome\Application\chrome.exe`,
+					pf + `\Google\Chrome\Application\chrome.exe`,
+					local + `\Chromium\Application\chrome.exe`,
+					pf + `\BraveSoftware\Brave-Browser\Application\brave.exe`,
+				},
+			},
+			want: []Browser{
+				{Name: "Google Chrome", Type: Chrome, Path: pf + `\Google\Chrome\Application\chrome.exe`},
+				{Name: "Google Chrome", Type: Chrome, Path: local + `\Google\Chrome\Application\chrome.exe`},
+				{Name: "Microsoft Edge", Type: Edge, Path: pf86 + `\Microsoft\Edge\Application\msedge.exe`},
+				{Name: "Chromium", Type: Chromium, Path: local + `\Chromium\Application\chrome.exe`},
+				{Name: "Brave", Type: Brave, Path: pf + `\BraveSoftware\Brave-Browser\Application\brave.exe`},
+			},
+		},
+		{
+			name: "windows missing env vars are skipped",
+			m: fakeMachine{
+				goos: "windows",
+				env:  map[string]string{"PROGRAMFILES(X86)": pf86},
+				files: []string{
+					pf86 + `\Microsoft\Edge\Application\msedge.exe`,
+					`\Google\Chrome\Application\chrome.exe`, // what an empty root would produce
+				},
+			},
+			want: []Browser{
+				{Name: "Microsoft Edge", Type: Edge, Path: pf86 + `\Microsoft\Edge\Application\msedge.exe`},
+			},
+		},
+		{
+			name: "windows same directory in two env vars",
+			m: fakeMachine{
+				goos:  "windows",
+				env:   map[string]string{"PROGRAMFILES": pf86, "PROGRAMFILES(X86)": pf86},
+				files: []string{pf86 + `\Google\Chrome\Application\chrome.exe`},
+			},
+			want: []Browser{
+				{Name: "Google Chrome", Type: Chrome, Path: pf86 + `\Google\Chrome\Application\chrome.exe`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Detect(fakeSystem(tt.m))
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Detect() =\n%+v\nwant\n%+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDetectZeroSystem(t *testing.T) {
+	if got := Detect(System{}); len(got) != 0 {
+		t.Errorf("Detect(System{}) = %v, want none", got)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	linux := fakeMachine{
+		goos:  "linux",
+		files: []string{"/usr/bin/chromium", "/usr/bin/brave-browser", "/opt/custom/my-edge-build", "/opt/custom/thing"},
+	}
+	windows := fakeMachine{
+		goos:  "windows",
+		env:   map[string]string{"LOCALAPPDATA": `C:\Users\ann\AppData\Local`},
+		files: []string{`C:\Users\ann\AppData\Local\Chromium\Application\chrome.exe`, `D:\portable\chrome.exe`},
+	}
+	tests := []struct {
+		name     string
+		m        fakeMachine
+		want     string
+		browser  Browser
+		notFound bool     // error is a *NotFoundError
+		errHas   []string // error text must contain each
+	}{
+		{
+			name:    "empty picks preferred",
+			m:       linux,
+			browser: Browser{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
+		},
+		{
+			name:    "by type, any case",
+			m:       linux,
+			want:    " Brave ",
+			browser: Browser{Name: "Brave", Type: Brave, Path: "/usr/bin/brave-browser"},
+		},
+		{
+			name:     "missing type lists what was found",
+			m:        linux,
+			want:     "chrome",
+			notFound: true,
+			errHas:   []string{"Google Chrome (chrome) is not installed", "chromium at /usr/bin/chromium", "brave at /usr/bin/brave-browser"},
+		},
+		{
+			name:     "missing type with nothing installed",
+			m:        fakeMachine{goos: "linux"},
+			want:     "EDGE",
+			notFound: true,
+			errHas:   []string{"Microsoft Edge (edge) is not installed", "/usr/bin", "install Microsoft Edge"},
+		},
+		{
+			name:     "nothing installed on linux names the package",
+			m:        fakeMachine{goos: "linux"},
+			notFound: true,
+			errHas:   []string{"no Chromium-family browser found", "/opt/google/chrome", "$PATH", "apt-get install chromium"},
+		},
+		{
+			name:     "nothing installed on macOS",
+			m:        fakeMachine{goos: "darwin", home: "/Users/ann"},
+			notFound: true,
+			errHas:   []string{"no Chromium-family browser found", "/Applications, /Users/ann/Applications", "install Google Chrome"},
+		},
+		{
+			name:     "nothing installed on windows",
+			m:        fakeMachine{goos: "windows", env: map[string]string{"PROGRAMFILES": `C:\Program Files`}},
+			notFound: true,
+			errHas:   []string{"no Chromium-family browser found", `C:\Program Files`, "install Google Chrome or Microsoft Edge"},
+		},
+		{
+			name:    "path guesses type from file name",
+			m:       linux,
+			want:    "/opt/custom/my-edge-build",
+			browser: Browser{Name: "Microsoft Edge", Type: Edge, Path: "/opt/custom/my-edge-build"},
+		},
+		{
+			name:    "path defaults to chromium",
+			m:       linux,
+			want:    "/opt/custom/thing",
+			browser: Browser{Name: "Chromium", Type: Chromium, Path: "/opt/custom/thing"},
+		},
+		{
+			name:   "path that does not exist",
+			m:      linux,
+			want:   "/opt/custom/nope",
+			errHas: []string{`"/opt/custom/nope" is not an executable file`},
+		},
+		{
+			name:    "windows known location keeps its type",
+			m:       windows,
+			want:    `c:\users\ann\appdata\local\chromium\application\chrome.exe`,
+			browser: Browser{Name: "Chromium", Type: Chromium, Path: `c:\users\ann\appdata\local\chromium\application\chrome.exe`},
+		},
+		{
+			name:    "windows portable chrome.exe",
+			m:       windows,
+			want:    `D:\portable\chrome.exe`,
+			browser: Browser{Name: "Google Chrome", Type: Chrome, Path: `D:\portable\chrome.exe`},
+		},
+		{
+			name:   "unknown word lists valid types",
+			m:      linux,
+			want:   "firefox",
+			errHas: []string{`unknown browser "firefox"`, "chrome, edge, chromium, brave"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Resolve(fakeSystem(tt.m), tt.want)
+			if tt.errHas == nil {
+				if err != nil {
+					t.Fatalf("Resolve(%q) error: %v", tt.want, err)
+				}
+				if got != tt.browser {
+					t.Errorf("Resolve(%q) = %+v, want %+v", tt.want, got, tt.browser)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Resolve(%q) = %+v, want error", tt.want, got)
+			}
+			var nf *NotFoundError
+			if errors.As(err, &nf) != tt.notFound {
+				t.Errorf("errors.As(*NotFoundError) = %v, want %v (err: %v)", !tt.notFound, tt.notFound, err)
+			}
+			for _, s := range tt.errHas {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not contain %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveRelativePathBecomesAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	writeScript(t, dir, "chromium-dev", "exit 0")
+	t.Chdir(dir)
+	b, err := Resolve(HostSystem(), "./chromium-dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "chromium-dev"); b.Path != want || b.Type != Chromium {
+		t.Errorf("Resolve = %+v, want chromium at %s", b, want)
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)\n", "156.0.8078.79"},
+		{"Google Chrome 131.0.6778.85 \n", "131.0.6778.85"},
+		{"Microsoft Edge 131.0.2903.70 beta", "131.0.2903.70"},
+		{"Brave Browser 131.1.73.89", "131.1.73.89"},
+		{"Chromium 120.0.6099.224 snap", "120.0.6099.224"},
+		{"Google Chrome for Testing 121.0", "121.0"},
+		{"Debian GNU/Linux 12", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := parseVersion(tt.in); got != tt.want {
+			t.Errorf("parseVersion(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestReadVersionWindows(t *testing.T) {
+	const app = `C:\Program Files\Google\Chrome\Application`
+	tests := []struct {
+		name    string
+		dirs    []string
+		want    string
+		wantErr bool
+	}{
+		{name: "single", dirs: []string{app + `\131.0.6778.85`}, want: "131.0.6778.85"},
+		{
+			name: "highest wins numerically",
+			dirs: []string{app + `\131.0.6778.9`, app + `\131.0.6778.85`, app + `\SetupMetrics`, app + `\99.0.1.1`},
+			want: "131.0.6778.85",
+		},
+		{name: "none", dirs: []string{app + `\SetupMetrics`, app + `\chrome.exe.sig`}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sys := fakeSystem(fakeMachine{goos: "windows", files: []string{app + `\chrome.exe`}, dirs: tt.dirs})
+			got, err := ReadVersion(context.Background(), sys, Browser{Type: Chrome, Path: app + `\chrome.exe`})
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("ReadVersion = %q, %v; want %q, error %v", got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
+// writeScript creates an executable shell script in dir.
+func writeScript(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReadVersionRunsBinary(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses shell scripts")
+	}
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		body    string
+		want    string
+		wantErr string
+	}{
+		{
+			name: "stdout only, stderr noise ignored",
+			body: `echo "9: [: 25276502016: unexpected operator" >&2; echo "Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)"`,
+			want: "156.0.8078.79",
+		},
+		{name: "no version", body: `echo hello`, wantErr: "no version number"},
+		{name: "fails", body: `exit 3`, wantErr: "exit status 3"},
+		{name: "hangs", body: `sleep 30`, wantErr: "deadline exceeded"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeScript(t, dir, "browser"+string(rune('a'+i)), tt.body)
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			got, err := ReadVersion(ctx, HostSystem(), Browser{Path: p})
+			if elapsed := time.Since(start); elapsed > 2*time.Second {
+				t.Errorf("ReadVersion took %v; the deadline was not enforced", elapsed)
+			}
+			if tt.wantErr == "" {
+				if err != nil || got != tt.want {
+					t.Errorf("ReadVersion = %q, %v; want %q", got, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ReadVersion = %q, %v; want error containing %q", got, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestReadVersionMissingFile(t *testing.T) {
+	_, err := ReadVersion(context.Background(), HostSystem(), Browser{Path: filepath.Join(t.TempDir(), "nope")})
+	if err == nil {
+		t.Fatal("ReadVersion of a missing file succeeded")
+	}
+}
+
+// TestHostChromium checks real detection on machines that have Debian's
+// chromium package, as the CI image does.
+func TestHostChromium(t *testing.T) {
+	const chromium = "/usr/bin/chromium"
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux only")
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s missing on CI: %v", chromium, err)
+		}
+		t.Skipf("%s not installed", chromium)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, b := range DetectWithVersions(ctx, HostSystem()) {
+		if b.Path == chromium {
+			if b.Type != Chromium || b.Version == "" {
+				t.Errorf("detected %+v, want type chromium with a version", b)
+			}
+			return
+		}
+	}
+	t.Errorf("DetectWithVersions did not find %s", chromium)
+}

@@ -1,0 +1,109 @@
+package chrome
+
+import (
+	"os"
+	"runtime"
+	"strings"
+)
+
+// LaunchOptions say how to start a browser. The zero value plus an
+// executable is a headed launch on a fresh temporary profile; callers set
+// Headless explicitly.
+type LaunchOptions struct {
+	Browser     Browser  // the executable and what it is
+	Headless    bool     // --headless=new
+	UserDataDir string   // "" = a fresh temporary profile, removed after exit
+	ExtraArgs   []string // appended last; a flag named here replaces the default of that name
+}
+
+// flag is one "--name" or "--name=value" command-line switch.
+type flag struct{ name, value string }
+
+func (f flag) String() string {
+	if f.value == "" {
+		return "--" + f.name
+	}
+	return "--" + f.name + "=" + f.value
+}
+
+// defaultFlags are the seed's flags: quiet, isolated, no background traffic
+// (this machine's closed network refuses it noisily), no component updates.
+var defaultFlags = []flag{
+	{"no-first-run", ""},
+	{"no-default-browser-check", ""},
+	{"disable-background-networking", ""},
+	{"disable-default-apps", ""},
+	{"disable-extensions", ""},
+	{"disable-sync", ""},
+	{"disable-translate", ""},
+	{"metrics-recording-only", ""},
+	{"mute-audio", ""},
+	{"disable-component-update", ""},
+}
+
+// runningAsRoot is a variable so tests can pretend.
+var runningAsRoot = func() bool { return runtime.GOOS != "windows" && os.Geteuid() == 0 }
+
+// Args builds the browser's command line for a launch on userDataDir.
+// The debugging port is 0: Chromium picks a free one and prints it, which
+// avoids the race of choosing a port and binding it later.
+func Args(opts LaunchOptions, userDataDir string) []string {
+	flags := []flag{
+		{"remote-debugging-port", "0"},
+		{"remote-debugging-address", "127.0.0.1"},
+		{"user-data-dir", userDataDir},
+	}
+	flags = append(flags, defaultFlags...)
+	if opts.Headless {
+		flags = append(flags, flag{"headless", "new"})
+	}
+	if runningAsRoot() {
+		// Chromium refuses to start as root without it.
+		flags = append(flags, flag{"no-sandbox", ""})
+	}
+	overridden := map[string]bool{}
+	for _, a := range opts.ExtraArgs {
+		if name, ok := flagName(a); ok {
+			overridden[name] = true
+		}
+	}
+	var args []string
+	for _, f := range flags {
+		if overridden[f.name] && f.name != "user-data-dir" && f.name != "remote-debugging-port" {
+			continue
+		}
+		args = append(args, f.String())
+	}
+	for _, a := range opts.ExtraArgs {
+		if name, ok := flagName(a); ok && (name == "user-data-dir" || name == "remote-debugging-port") {
+			continue // cdpvisor owns these: use --user-data-dir / the endpoint instead
+		}
+		args = append(args, a)
+	}
+	return append(args, "about:blank")
+}
+
+// flagName returns the name of a "--name[=value]" argument.
+func flagName(arg string) (string, bool) {
+	if !strings.HasPrefix(arg, "--") || len(arg) == 2 {
+		return "", false
+	}
+	name, _, _ := strings.Cut(arg[2:], "=")
+	return name, true
+}
+
+// FlagValue returns the value of --name=value in args, as Chromium reads it
+// (the last one wins).
+func FlagValue(args []string, name string) (string, bool) {
+	var value string
+	found := false
+	for _, a := range args {
+		n, ok := flagName(a)
+		if !ok || n != name {
+			continue
+		}
+		_, value, _ = strings.Cut(a, "=")
+		found = true
+	}
+	return value, found
+}

@@ -1,0 +1,244 @@
+package chrome
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Readiness and shutdown limits of the design page.
+const (
+	ReadyTimeout = 15 * time.Second
+	readyPoll    = 100 * time.Millisecond
+	StopGrace    = 5 * time.Second
+	killWait     = 5 * time.Second
+	groupWait    = 2 * time.Second
+)
+
+// TempPrefix starts the name of every temporary directory a launch creates,
+// followed by the coordinator's pid, so a reaper can tell whose it was.
+const TempPrefix = "cdpv-"
+
+// Process is one running browser and everything its launch created. Its
+// owner (a BrowserActor) calls Stop exactly when it is done with it, after a
+// planned stop or an unplanned exit alike.
+type Process struct {
+	Browser     Browser
+	Args        []string
+	Pid         int
+	WSURL       string // the browser websocket URL it announced
+	HostPort    string // host:port of its debugging endpoint
+	Port        int
+	UserDataDir string
+	TempProfile bool // UserDataDir was created by cdpvisor and is removed by Stop
+
+	scratch string // the launch's own temporary directory
+	cmd     *exec.Cmd
+	stderr  *stderrWatcher
+	stderrR *os.File
+	exited  chan struct{}
+	exitErr error
+
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// Exited is closed when the browser process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// ExitErr is the process's exit status; valid once Exited is closed.
+func (p *Process) ExitErr() error { return p.exitErr }
+
+// ExitCode is the exit code, or -1 when it died of a signal or still runs.
+func (p *Process) ExitCode() int {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
+}
+
+// StderrTail returns the last lines the browser wrote to stderr.
+func (p *Process) StderrTail() []string { return p.stderr.lines() }
+
+// Start launches a browser and returns once it is ready: the DevTools line
+// was seen and /json/version answers. On failure nothing is left behind:
+// the process group is ended and the temporary directories are removed.
+// onStderr, when not nil, sees every stderr line (for debug logs).
+func Start(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Process, error) {
+	scratch, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", TempPrefix, os.Getpid()))
+	if err != nil {
+		return nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
+	}
+	p := &Process{Browser: opts.Browser, scratch: scratch, UserDataDir: opts.UserDataDir, exited: make(chan struct{})}
+	if p.UserDataDir == "" {
+		p.UserDataDir = filepath.Join(scratch, "profile")
+		p.TempProfile = true
+	}
+	if err := p.spawn(opts, onStderr); err != nil {
+		_ = os.RemoveAll(scratch)
+		return nil, err
+	}
+	if err := p.awaitReady(ctx); err != nil {
+		_ = p.Stop()
+		return nil, p.launchError(err)
+	}
+	return p, nil
+}
+
+func (p *Process) spawn(opts LaunchOptions, onStderr func(string)) error {
+	p.Args = Args(opts, p.UserDataDir)
+	cmd := exec.Command(opts.Browser.Path, p.Args...)
+	cmd.Env = os.Environ()
+	if tmp := filepath.Join(p.scratch, "tmp"); len(tmp) <= maxBrowserTmpDir && os.Mkdir(tmp, 0o700) == nil {
+		// Chromium leaves org.chromium.Chromium.* files in $TMPDIR when it
+		// is SIGTERMed; keeping them in the scratch dir removes them with it.
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	}
+	cmd.SysProcAttr = groupProcAttr()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("create the browser's stderr pipe: %w", err)
+	}
+	cmd.Stderr = w
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return &LaunchError{Cause: CauseNotFound, Path: opts.Browser.Path, ExitCode: -1, Err: err}
+	}
+	w.Close() // the browser holds the write end now; EOF comes when its whole group is gone
+	p.cmd, p.Pid, p.stderrR = cmd, cmd.Process.Pid, r
+	p.stderr = watchStderr(r, onStderr)
+	go func() {
+		p.exitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return nil
+}
+
+// maxBrowserTmpDir keeps Chromium's socket paths under its limit.
+const maxBrowserTmpDir = 60
+
+func (p *Process) awaitReady(ctx context.Context) error {
+	deadline := time.NewTimer(ReadyTimeout)
+	defer deadline.Stop()
+	select {
+	case ws := <-p.stderr.devtools:
+		u, err := url.Parse(ws)
+		if err != nil {
+			return fmt.Errorf("unreadable DevTools URL %q: %w", ws, err)
+		}
+		p.WSURL, p.HostPort = ws, u.Host
+		p.Port, _ = strconv.Atoi(u.Port())
+	case <-p.exited:
+		return errExitedEarly
+	case <-deadline.C:
+		return errTimedOut
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	tick := time.NewTicker(readyPoll)
+	defer tick.Stop()
+	for {
+		if versionAnswers(ctx, p.HostPort) {
+			return nil
+		}
+		select {
+		case <-tick.C:
+		case <-p.exited:
+			return errExitedEarly
+		case <-deadline.C:
+			return errTimedOut
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+var (
+	errExitedEarly = errors.New("exited before it was ready")
+	errTimedOut    = fmt.Errorf("not ready after %s", ReadyTimeout)
+)
+
+// launchError classifies a failed start once the process is gone, so the
+// stderr lines are complete.
+func (p *Process) launchError(err error) *LaunchError {
+	le := &LaunchError{Path: p.Browser.Path, ExitCode: -1, Stderr: p.stderr.lines(), Err: err}
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		le.Cause = CauseCancelled
+	case errors.Is(err, errTimedOut):
+		le.Cause = CauseTimedOut
+	default:
+		le.Cause = CauseExitedEarly
+		le.ExitCode = p.ExitCode()
+		le.Err = nil
+	}
+	if cause, ok := classifyStderr(le.Stderr); ok && le.Cause != CauseCancelled {
+		le.Cause = cause
+	}
+	return le
+}
+
+// Stop ends the browser: SIGTERM to its group, the actual exit awaited up to
+// StopGrace, then SIGKILL and another wait; leftovers of the group are
+// killed; only then is the launch's temporary directory removed (never a
+// profile the user supplied). Safe to call more than once.
+func (p *Process) Stop() error {
+	p.stopOnce.Do(func() { p.stopErr = p.stop() })
+	return p.stopErr
+}
+
+func (p *Process) stop() error {
+	if !p.waitExit(0) {
+		_ = endGroup(p.Pid, false)
+		if !p.waitExit(StopGrace) {
+			_ = endGroup(p.Pid, true)
+			if !p.waitExit(killWait) {
+				// Keep the profile: deleting it under a live process corrupts it.
+				return fmt.Errorf("browser pid %d did not exit after SIGKILL; its profile %s was kept", p.Pid, p.UserDataDir)
+			}
+		}
+	}
+	// Helpers (renderers, zygote) may outlive the main process briefly.
+	if groupAlive(p.Pid) {
+		_ = endGroup(p.Pid, true)
+		for end := time.Now().Add(groupWait); groupAlive(p.Pid) && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// Stop reading stderr even if a stray helper still holds the pipe open.
+	p.stderrR.Close()
+	<-p.stderr.done
+	if err := os.RemoveAll(p.scratch); err != nil {
+		return fmt.Errorf("remove the browser's temporary directory: %w", err)
+	}
+	return nil
+}
+
+func (p *Process) waitExit(d time.Duration) bool {
+	if d == 0 {
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -1,0 +1,32 @@
+package chrome
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+)
+
+// HostSystem returns a System that reads the real machine.
+func HostSystem() System {
+	home, _ := os.UserHomeDir() // no home only disables ~/Applications
+	return System{
+		GOOS:         runtime.GOOS,
+		Getenv:       os.Getenv,
+		Exists:       isExecutableFile,
+		Glob:         filepath.Glob,
+		LookPath:     exec.LookPath,
+		EvalSymlinks: filepath.EvalSymlinks,
+		HomeDir:      home,
+	}
+}
+
+// isExecutableFile reports whether p (after following symlinks) is a regular
+// file we could run. Windows has no execute bit, so a regular file suffices.
+func isExecutableFile(p string) bool {
+	info, err := os.Stat(p)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	return runtime.GOOS == "windows" || info.Mode().Perm()&0o111 != 0
+}

@@ -1,0 +1,33 @@
+package chrome
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+)
+
+var probeClient = &http.Client{Timeout: 2 * time.Second}
+
+// versionAnswers reports whether /json/version on hostPort answers with a
+// browser websocket URL.
+func versionAnswers(ctx context.Context, hostPort string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+hostPort+"/json/version", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := probeClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	var v struct {
+		WS string `json:"webSocketDebuggerUrl"`
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return err == nil && json.Unmarshal(body, &v) == nil && v.WS != ""
+}

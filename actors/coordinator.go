@@ -1,0 +1,90 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/thejerf/suture/v4"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+)
+
+// CoordinatorConfig is what `serve` and `mcp` configure.
+type CoordinatorConfig struct {
+	Port         int                  // the default instance's endpoint port (0 = any free port)
+	Launch       chrome.LaunchOptions // how the default instance launches its browser
+	StateDir     string
+	AllowOrigins []string
+	Version      string
+	Log          zerolog.Logger
+}
+
+// Coordinator is the supervision tree: the state and registry actors and
+// one sub-supervisor per instance. The default instance exists from the
+// start; its endpoint is bound before anything runs.
+type Coordinator struct {
+	cfg      CoordinatorConfig
+	root     *suture.Supervisor
+	registry *Registry
+	state    *StateActor
+	def      *Instance
+}
+
+// NewCoordinator binds the default endpoint and writes the state files, so
+// a port in use or an unwritable state dir fails before anything starts.
+func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
+	if cfg.StateDir == "" {
+		cfg.StateDir = DefaultStateDir()
+	}
+	l, err := Listen(cfg.Port)
+	if err != nil {
+		return nil, err
+	}
+	hook := SupervisorHook(cfg.Log)
+	id := NewInstanceID(time.Now())
+	log := cfg.Log.With().Str("instance", id).Logger()
+	def := newInstance(id,
+		BrowserSpec{Instance: id, Launch: cfg.Launch, Log: log},
+		ProxySpec{Instance: id, AllowOrigins: cfg.AllowOrigins, Log: log},
+		l, hook)
+	state := NewStateActor(StateSpec{Dir: cfg.StateDir, Log: cfg.Log, State: StateFile{
+		Port: def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
+		Version: cfg.Version, Endpoint: def.Proxy.Endpoint(), WS: def.Proxy.BrowserWS(),
+	}})
+	if err := state.Write(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	root := suture.New("cdpvisor", suture.Spec{EventHook: hook, Timeout: 25 * time.Second})
+	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(), state: state, def: def}
+	root.Add(c.state)
+	root.Add(c.registry)
+	root.Add(def.Supervisor)
+	return c, nil
+}
+
+// Default is the default instance.
+func (c *Coordinator) Default() *Instance { return c.def }
+
+// Registry is the instance registry.
+func (c *Coordinator) Registry() *Registry { return c.registry }
+
+// StatePath is this coordinator's state file.
+func (c *Coordinator) StatePath() string { return c.state.Path() }
+
+// Run serves the tree until ctx is done and everything in it has stopped:
+// browsers ended, listeners closed, state files removed.
+func (c *Coordinator) Run(ctx context.Context) error {
+	done := c.root.ServeBackground(ctx)
+	if err := c.registry.Add(ctx, c.def); err != nil && ctx.Err() == nil {
+		c.cfg.Log.Error().Err(err).Msg("register the default instance")
+	}
+	err := <-done
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,48 @@
+package actors
+
+import (
+	"crypto/rand"
+	"fmt"
+	"time"
+
+	"github.com/thejerf/suture/v4"
+)
+
+// Instance is one browser behind one stable endpoint: a BrowserActor and a
+// ProxyActor under their own sub-supervisor, so one crashing browser's
+// restart backoff does not slow the others. The handle is immutable; the
+// actors in it own their state.
+type Instance struct {
+	ID         string
+	Browser    *BrowserActor
+	Proxy      *ProxyActor
+	Supervisor *suture.Supervisor
+	Created    time.Time
+}
+
+// NewInstanceID returns inst_<unix-ms>_<6 random [a-z0-9]>.
+func NewInstanceID(now time.Time) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return fmt.Sprintf("inst_%d_%s", now.UnixMilli(), b[:])
+}
+
+// InstanceSupervisorSpec is the sub-supervisor's spec: its timeout leaves
+// room for a browser's stop (grace, SIGKILL, wait).
+func InstanceSupervisorSpec(hook suture.EventHook) suture.Spec {
+	return suture.Spec{EventHook: hook, Timeout: 20 * time.Second}
+}
+
+func newInstance(id string, browser BrowserSpec, proxy ProxySpec, l netListener, hook suture.EventHook) *Instance {
+	b := NewBrowserActor(browser)
+	proxy.Browser = b
+	p := NewProxyActor(proxy, l)
+	sup := suture.New("instance "+id, InstanceSupervisorSpec(hook))
+	sup.Add(b)
+	sup.Add(p)
+	return &Instance{ID: id, Browser: b, Proxy: p, Supervisor: sup, Created: time.Now()}
+}

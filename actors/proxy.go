@@ -1,0 +1,179 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// ProxySpec configures a ProxyActor.
+type ProxySpec struct {
+	Instance     string
+	Browser      *BrowserActor
+	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
+	Log          zerolog.Logger
+}
+
+// ProxyActor owns an instance's stable loopback listener and its HTTP
+// surface. The listener is bound once, when the actor is made, and stays the
+// same for the life of the process; browsers come and go behind it.
+type ProxyActor struct {
+	spec     ProxySpec
+	listener net.Listener
+	port     int
+	mailbox  chan any
+	client   *http.Client // to the browser's /json surface
+}
+
+// Listen binds the stable endpoint on 127.0.0.1:port (0 = any free port).
+func Listen(port int) (net.Listener, error) {
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("port %d on 127.0.0.1 is already in use; choose another with --port (0 picks a free one) or stop what listens there: %w", port, err)
+		}
+		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
+	}
+	return l, nil
+}
+
+// NewProxyActor makes a proxy serving on l, which it owns from now on.
+func NewProxyActor(spec ProxySpec, l net.Listener) *ProxyActor {
+	return &ProxyActor{
+		spec:     spec,
+		listener: l,
+		port:     l.Addr().(*net.TCPAddr).Port,
+		mailbox:  make(chan any),
+		client:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
+	}
+}
+
+func (p *ProxyActor) String() string { return "proxy " + p.spec.Instance }
+
+// Port is the stable endpoint's port.
+func (p *ProxyActor) Port() int { return p.port }
+
+// Endpoint is the stable HTTP endpoint, http://127.0.0.1:PORT.
+func (p *ProxyActor) Endpoint() string { return fmt.Sprintf("http://127.0.0.1:%d", p.port) }
+
+// BrowserWS is the stable browser websocket URL: it works across relaunches.
+func (p *ProxyActor) BrowserWS() string {
+	return fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", p.port)
+}
+
+// Messages a ProxyActor hears.
+type (
+	relayOpened  struct{ relay *RelayActor }
+	relayClosed  struct{ relay *RelayActor }
+	closeClients struct {
+		code   int
+		reason string
+		reply  chan int
+	}
+	clientCount struct{ reply chan int }
+)
+
+// CloseClients closes every client websocket with code (1012 on a restart,
+// so clients reconnect) and returns how many were closed.
+func (p *ProxyActor) CloseClients(ctx context.Context, code int, reason string) (int, error) {
+	reply := make(chan int, 1)
+	if err := send(ctx, p.mailbox, closeClients{code: code, reason: reason, reply: reply}); err != nil {
+		return 0, err
+	}
+	select {
+	case n := <-reply:
+		return n, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// Clients returns how many client websockets are connected.
+func (p *ProxyActor) Clients(ctx context.Context) (int, error) {
+	reply := make(chan int, 1)
+	if err := send(ctx, p.mailbox, clientCount{reply: reply}); err != nil {
+		return 0, err
+	}
+	select {
+	case n := <-reply:
+		return n, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// relayShutdownWait bounds how long shutdown waits for relays to end.
+const relayShutdownWait = 5 * time.Second
+
+// Serve answers HTTP and websocket requests until ctx is done, then closes
+// the listener and every client connection.
+func (p *ProxyActor) Serve(ctx context.Context) error {
+	srv := &http.Server{
+		Handler:           p,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          stdLogger(p.spec.Log),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(keepOpen{p.listener}) }()
+	relays := map[*RelayActor]struct{}{}
+	for {
+		select {
+		case m := <-p.mailbox:
+			p.handle(m, relays)
+		case err := <-served:
+			return fmt.Errorf("endpoint stopped serving: %w", err)
+		case <-ctx.Done():
+			return p.shutdown(srv, served, relays)
+		}
+	}
+}
+
+func (p *ProxyActor) handle(m any, relays map[*RelayActor]struct{}) {
+	switch m := m.(type) {
+	case relayOpened:
+		relays[m.relay] = struct{}{}
+	case relayClosed:
+		delete(relays, m.relay)
+	case closeClients:
+		for r := range relays {
+			r.Close(m.code, m.reason)
+		}
+		m.reply <- len(relays)
+	case clientCount:
+		m.reply <- len(relays)
+	}
+}
+
+func (p *ProxyActor) shutdown(srv *http.Server, served chan error, relays map[*RelayActor]struct{}) error {
+	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
+	defer cancel()
+	_ = srv.Shutdown(sctx) // stops accepting; plain requests finish
+	<-served
+	p.listener.Close()
+	p.client.CloseIdleConnections()
+	// Relays see the cancelled context and close their clients; wait for them.
+	for len(relays) > 0 {
+		select {
+		case m := <-p.mailbox:
+			p.handle(m, relays)
+		case <-sctx.Done():
+			p.spec.Log.Warn().Int("relays", len(relays)).Msg("relays did not end in time")
+			return nil
+		}
+	}
+	return nil
+}
+
+// keepOpen lets http.Server.Shutdown stop serving without closing the
+// stable listener: the actor closes it itself when the process ends, and a
+// restarted actor serves on the same port.
+type keepOpen struct{ net.Listener }
+
+func (keepOpen) Close() error { return nil }

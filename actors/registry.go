@@ -1,0 +1,165 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sort"
+)
+
+type netListener = net.Listener
+
+// Registry maps instance ids to their handles and answers lookups: by id,
+// by port, the first (oldest) one, and all.
+type Registry struct {
+	mailbox chan any
+}
+
+// NewRegistry makes an empty registry; it answers once served.
+func NewRegistry() *Registry { return &Registry{mailbox: make(chan any)} }
+
+func (g *Registry) String() string { return "registry" }
+
+type (
+	registryAdd struct {
+		inst  *Instance
+		reply chan error
+	}
+	registryRemove struct {
+		id    string
+		reply chan *Instance
+	}
+	registryFind struct {
+		all   bool
+		id    string
+		port  int
+		reply chan []*Instance
+	}
+)
+
+// Add registers inst; its id and port must be new.
+func (g *Registry) Add(ctx context.Context, inst *Instance) error {
+	reply := make(chan error, 1)
+	if err := send(ctx, g.mailbox, registryAdd{inst: inst, reply: reply}); err != nil {
+		return err
+	}
+	return receive(ctx, reply)
+}
+
+// Remove unregisters the instance with id and returns it (nil if unknown).
+func (g *Registry) Remove(ctx context.Context, id string) (*Instance, error) {
+	reply := make(chan *Instance, 1)
+	if err := send(ctx, g.mailbox, registryRemove{id: id, reply: reply}); err != nil {
+		return nil, err
+	}
+	select {
+	case inst := <-reply:
+		return inst, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// ByID looks an instance up by id.
+func (g *Registry) ByID(ctx context.Context, id string) (*Instance, bool) {
+	return g.one(ctx, registryFind{id: id})
+}
+
+// ByPort looks an instance up by its endpoint's port.
+func (g *Registry) ByPort(ctx context.Context, port int) (*Instance, bool) {
+	return g.one(ctx, registryFind{port: port})
+}
+
+// First is the oldest instance (the default one while it exists).
+func (g *Registry) First(ctx context.Context) (*Instance, bool) {
+	all := g.All(ctx)
+	if len(all) == 0 {
+		return nil, false
+	}
+	return all[0], true
+}
+
+// All returns every instance, oldest first.
+func (g *Registry) All(ctx context.Context) []*Instance {
+	reply := make(chan []*Instance, 1)
+	if send(ctx, g.mailbox, registryFind{all: true, reply: reply}) != nil {
+		return nil
+	}
+	select {
+	case all := <-reply:
+		return all
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+func (g *Registry) one(ctx context.Context, q registryFind) (*Instance, bool) {
+	q.reply = make(chan []*Instance, 1)
+	if send(ctx, g.mailbox, q) != nil {
+		return nil, false
+	}
+	select {
+	case found := <-q.reply:
+		if len(found) == 0 {
+			return nil, false
+		}
+		return found[0], true
+	case <-ctx.Done():
+		return nil, false
+	}
+}
+
+// Serve answers until ctx is done.
+func (g *Registry) Serve(ctx context.Context) error {
+	byID := map[string]*Instance{}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case m := <-g.mailbox:
+			switch m := m.(type) {
+			case registryAdd:
+				m.reply <- addInstance(byID, m.inst)
+			case registryRemove:
+				inst := byID[m.id]
+				delete(byID, m.id)
+				m.reply <- inst
+			case registryFind:
+				m.reply <- findInstances(byID, m)
+			}
+		}
+	}
+}
+
+func addInstance(byID map[string]*Instance, inst *Instance) error {
+	if _, dup := byID[inst.ID]; dup {
+		return fmt.Errorf("instance %s already exists", inst.ID)
+	}
+	for _, other := range byID {
+		if other.Proxy.Port() == inst.Proxy.Port() {
+			return fmt.Errorf("port %d is already used by instance %s", inst.Proxy.Port(), other.ID)
+		}
+	}
+	byID[inst.ID] = inst
+	return nil
+}
+
+func findInstances(byID map[string]*Instance, q registryFind) []*Instance {
+	var out []*Instance
+	for _, inst := range byID {
+		if q.all || (q.id != "" && inst.ID == q.id) || (q.port != 0 && inst.Proxy.Port() == q.port) {
+			out = append(out, inst)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+func receive(ctx context.Context, reply chan error) error {
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,79 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/rs/zerolog"
+)
+
+// StateSpec configures a StateActor.
+type StateSpec struct {
+	Dir   string
+	State StateFile
+	Log   zerolog.Logger
+}
+
+// StateActor owns this coordinator's state files: it writes them when it
+// starts and removes them when it stops.
+type StateActor struct {
+	spec StateSpec
+	path string
+}
+
+// NewStateActor makes the actor; nothing is written until it is served.
+func NewStateActor(spec StateSpec) *StateActor {
+	return &StateActor{spec: spec, path: StateFileName(spec.Dir, spec.State.PID)}
+}
+
+func (a *StateActor) String() string { return "state " + a.path }
+
+// Path is this coordinator's own state file.
+func (a *StateActor) Path() string { return a.path }
+
+// Write publishes the state files now; Serve calls it, and start-up calls
+// it first so a port-in-use or unwritable state dir fails before anything
+// else starts.
+func (a *StateActor) Write() error {
+	if err := os.MkdirAll(a.spec.Dir, 0o755); err != nil {
+		return fmt.Errorf("create the state directory %s (choose another with --state-dir): %w", a.spec.Dir, err)
+	}
+	data, err := json.MarshalIndent(a.spec.State, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(a.path, data); err != nil {
+		return fmt.Errorf("write the state file %s: %w", a.path, err)
+	}
+	pointer := a.spec.Dir + string(os.PathSeparator) + PointerFile
+	if err := WriteFileAtomic(pointer, data); err != nil {
+		return fmt.Errorf("write the state file %s: %w", pointer, err)
+	}
+	return nil
+}
+
+// Serve keeps the state files in place until ctx is done, then removes them.
+func (a *StateActor) Serve(ctx context.Context) error {
+	if _, err := os.Stat(a.path); err != nil {
+		if err := a.Write(); err != nil {
+			a.spec.Log.Error().Err(err).Msg("state file")
+		}
+	}
+	<-ctx.Done()
+	a.remove()
+	return ctx.Err()
+}
+
+// remove deletes our file, and the pointer if it still points at us.
+func (a *StateActor) remove() {
+	if err := os.Remove(a.path); err != nil && !os.IsNotExist(err) {
+		a.spec.Log.Warn().Err(err).Msg("remove state file")
+	}
+	pointer := a.spec.Dir + string(os.PathSeparator) + PointerFile
+	if s, err := ReadStateFile(pointer); err == nil && s.PID == a.spec.State.PID && s.Port == a.spec.State.Port {
+		_ = os.Remove(pointer)
+	}
+	a.spec.Log.Debug().Str("path", a.path).Msg("state files removed")
+}

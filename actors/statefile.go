@@ -1,0 +1,87 @@
+package actors
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// StateFile is what a running coordinator publishes so that `wrap` and
+// `status` can find it. The seed's well-known file holds port and pid; the
+// rest tells live coordinators apart.
+type StateFile struct {
+	Port      int       `json:"port"`
+	PID       int       `json:"pid"`
+	PPID      int       `json:"ppid"`
+	StartedAt time.Time `json:"started_at"`
+	Version   string    `json:"version"`
+	Endpoint  string    `json:"endpoint"`
+	WS        string    `json:"ws"`
+}
+
+// PointerFile names the file that points at the most recently started
+// live coordinator.
+const PointerFile = "state.json"
+
+// DefaultStateDir is $TMPDIR/browser-coordinator, the seed's location.
+func DefaultStateDir() string { return filepath.Join(os.TempDir(), "browser-coordinator") }
+
+// StateFileName is a coordinator's own state file in dir.
+func StateFileName(dir string, pid int) string {
+	return filepath.Join(dir, fmt.Sprintf("coordinator-%d.json", pid))
+}
+
+// WriteFileAtomic writes data to path through a temporary file and a
+// rename, so readers never see a half-written file.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// ReadStateFile reads and checks a state file; a malformed or implausible
+// one is an error that names the file, so callers can skip it.
+func ReadStateFile(path string) (StateFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return StateFile{}, err
+	}
+	return ParseStateFile(path, data)
+}
+
+// ParseStateFile decodes and validates state file content.
+func ParseStateFile(path string, data []byte) (StateFile, error) {
+	var s StateFile
+	if err := json.Unmarshal(data, &s); err != nil {
+		return StateFile{}, fmt.Errorf("state file %s is not valid JSON (remove it if no coordinator runs): %w", path, err)
+	}
+	switch {
+	case s.Port <= 0 || s.Port > 65535:
+		return StateFile{}, fmt.Errorf("state file %s has no valid port (%d)", path, s.Port)
+	case s.PID <= 0:
+		return StateFile{}, fmt.Errorf("state file %s has no valid pid (%d)", path, s.PID)
+	}
+	if s.Endpoint == "" {
+		s.Endpoint = fmt.Sprintf("http://127.0.0.1:%d", s.Port)
+	}
+	if s.WS == "" || !strings.HasPrefix(s.WS, "ws://") {
+		s.WS = fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", s.Port)
+	}
+	return s, nil
+}

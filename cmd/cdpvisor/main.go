@@ -1,0 +1,73 @@
+// Command cdpvisor supervises Chromium-family browsers behind stable CDP
+// endpoints for AI agents and automation tools.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `cdpvisor supervises Chromium-family browsers behind stable CDP endpoints.
+
+Usage:
+  cdpvisor serve [flags]          run the supervisor with its stable endpoint (prints it on stdout)
+  cdpvisor browsers [--json]      list installed Chromium-family browsers
+  cdpvisor version                print the version
+
+Run 'cdpvisor COMMAND --help' for a command's flags.
+`
+
+// exitError carries an exit code out of a command; usage errors are 2.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line; stdout is protocol only.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = runServe(args[1:], stdout, stderr)
+	case "browsers":
+		err = runBrowsers(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = usageErr("unknown command %q; run 'cdpvisor help' for the list", args[0])
+	}
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != errHelp {
+			fmt.Fprintln(stderr, "cdpvisor:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "cdpvisor:", err)
+	return 1
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+)
+
+// supervisorFlags are the flags `serve` (and later `mcp`) share.
+type supervisorFlags struct {
+	port         int
+	browser      string
+	headless     bool
+	headed       bool
+	userDataDir  string
+	browserArgs  listFlag
+	allowOrigins listFlag
+	stateDir     string
+	logLevel     string
+	logFormat    string
+}
+
+func (f *supervisorFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.port, "port", 0, "port of the stable endpoint on 127.0.0.1 (0 = any free port)")
+	fs.StringVar(&f.browser, "browser", "", "chrome, edge, chromium, brave, or a path to the executable (default: the first detected)")
+	fs.BoolVar(&f.headless, "headless", false, "run the browser headless (the default)")
+	fs.BoolVar(&f.headed, "headed", false, "run the browser with a window")
+	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
+	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable)")
+	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
+	fs.StringVar(&f.stateDir, "state-dir", actors.DefaultStateDir(), "directory of the coordinator state files")
+	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
+	fs.StringVar(&f.logFormat, "log-format", "console", "json or console (logs go to stderr)")
+}
+
+// coordinatorConfig validates the flags and resolves the browser.
+func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.CoordinatorConfig, error) {
+	if f.headless && f.headed {
+		return actors.CoordinatorConfig{}, usageErr("--headless and --headed contradict each other; give one")
+	}
+	if f.port < 0 || f.port > 65535 {
+		return actors.CoordinatorConfig{}, usageErr("--port %d: want 0 (any free port) to 65535", f.port)
+	}
+	log, err := newLogger(stderr, f.logLevel, f.logFormat)
+	if err != nil {
+		return actors.CoordinatorConfig{}, err
+	}
+	browser, err := chrome.Resolve(chrome.HostSystem(), f.browser)
+	if err != nil {
+		return actors.CoordinatorConfig{}, err
+	}
+	return actors.CoordinatorConfig{
+		Port: f.port,
+		Launch: chrome.LaunchOptions{
+			Browser: browser, Headless: !f.headed, UserDataDir: f.userDataDir, ExtraArgs: f.browserArgs,
+		},
+		StateDir:     f.stateDir,
+		AllowOrigins: f.allowOrigins,
+		Version:      version,
+		Log:          log,
+	}, nil
+}
+
+func runServe(args []string, stdout, stderr io.Writer) error {
+	var f supervisorFlags
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	f.register(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	cfg, err := f.coordinatorConfig(stderr)
+	if err != nil {
+		return err
+	}
+	c, err := actors.NewCoordinator(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	inst := c.Default()
+	cfg.Log.Info().Str("endpoint", inst.Proxy.Endpoint()).Str("instance", inst.ID).Str("browser", cfg.Launch.Browser.Path).
+		Str("state", c.StatePath()).Msg("serving; the browser starts on the first request")
+	fmt.Fprintln(stdout, inst.Proxy.Endpoint())
+	err = c.Run(ctx)
+	cfg.Log.Info().Msg("stopped")
+	return err
+}
