@@ -154,9 +154,9 @@ func (p *ProxyActor) handle(m any, relays map[*RelayActor]struct{}) {
 func (p *ProxyActor) shutdown(srv *http.Server, served chan error, relays map[*RelayActor]struct{}) error {
 	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
 	defer cancel()
-	_ = srv.Shutdown(sctx) // stops accepting; plain requests finish
+	p.listener.Close()     // the process is ending: release the port
+	_ = srv.Shutdown(sctx) // plain requests finish
 	<-served
-	p.listener.Close()
 	p.client.CloseIdleConnections()
 	// Relays see the cancelled context and close their clients; wait for them.
 	for len(relays) > 0 {
@@ -171,9 +171,9 @@ func (p *ProxyActor) shutdown(srv *http.Server, served chan error, relays map[*R
 	return nil
 }
 
-// keepOpen lets http.Server.Shutdown stop serving without closing the
-// stable listener: the actor closes it itself when the process ends, and a
-// restarted actor serves on the same port.
+// keepOpen keeps the stable listener open when http.Server stops for any
+// reason but shutdown, so a restarted actor serves on the same port; only
+// shutdown closes it.
 type keepOpen struct{ net.Listener }
 
 func (keepOpen) Close() error { return nil }

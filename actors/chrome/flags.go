@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // LaunchOptions say how to start a browser. The zero value plus an
@@ -14,6 +15,9 @@ type LaunchOptions struct {
 	Headless    bool     // --headless=new
 	UserDataDir string   // "" = a fresh temporary profile, removed after exit
 	ExtraArgs   []string // appended last; a flag named here replaces the default of that name
+
+	ReadyTimeout time.Duration // 0 = ReadyTimeout
+	StopGrace    time.Duration // 0 = StopGrace: how long SIGTERM gets before SIGKILL
 }
 
 // flag is one "--name" or "--name=value" command-line switch.

@@ -45,6 +45,7 @@ type Process struct {
 	stderrR *os.File
 	exited  chan struct{}
 	exitErr error
+	grace   time.Duration
 
 	stopOnce sync.Once
 	stopErr  error
@@ -78,7 +79,7 @@ func Start(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Pro
 	if err != nil {
 		return nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
 	}
-	p := &Process{Browser: opts.Browser, scratch: scratch, UserDataDir: opts.UserDataDir, exited: make(chan struct{})}
+	p := &Process{Browser: opts.Browser, scratch: scratch, UserDataDir: opts.UserDataDir, exited: make(chan struct{}), grace: orDefault(opts.StopGrace, StopGrace)}
 	if p.UserDataDir == "" {
 		p.UserDataDir = filepath.Join(scratch, "profile")
 		p.TempProfile = true
@@ -87,7 +88,7 @@ func Start(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Pro
 		_ = os.RemoveAll(scratch)
 		return nil, err
 	}
-	if err := p.awaitReady(ctx); err != nil {
+	if err := p.awaitReady(ctx, orDefault(opts.ReadyTimeout, ReadyTimeout)); err != nil {
 		_ = p.Stop()
 		return nil, p.launchError(err)
 	}
@@ -127,8 +128,8 @@ func (p *Process) spawn(opts LaunchOptions, onStderr func(string)) error {
 // maxBrowserTmpDir keeps Chromium's socket paths under its limit.
 const maxBrowserTmpDir = 60
 
-func (p *Process) awaitReady(ctx context.Context) error {
-	deadline := time.NewTimer(ReadyTimeout)
+func (p *Process) awaitReady(ctx context.Context, timeout time.Duration) error {
+	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	select {
 	case ws := <-p.stderr.devtools:
@@ -141,7 +142,7 @@ func (p *Process) awaitReady(ctx context.Context) error {
 	case <-p.exited:
 		return errExitedEarly
 	case <-deadline.C:
-		return errTimedOut
+		return fmt.Errorf("%w after %s: no DevTools line", errTimedOut, timeout)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -156,16 +157,23 @@ func (p *Process) awaitReady(ctx context.Context) error {
 		case <-p.exited:
 			return errExitedEarly
 		case <-deadline.C:
-			return errTimedOut
+			return fmt.Errorf("%w after %s: /json/version on %s did not answer", errTimedOut, timeout, p.HostPort)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
 }
 
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
 var (
 	errExitedEarly = errors.New("exited before it was ready")
-	errTimedOut    = fmt.Errorf("not ready after %s", ReadyTimeout)
+	errTimedOut    = errors.New("not ready")
 )
 
 // launchError classifies a failed start once the process is gone, so the
@@ -189,7 +197,7 @@ func (p *Process) launchError(err error) *LaunchError {
 }
 
 // Stop ends the browser: SIGTERM to its group, the actual exit awaited up to
-// StopGrace, then SIGKILL and another wait; leftovers of the group are
+// the stop grace (StopGrace by default), then SIGKILL and another wait; leftovers of the group are
 // killed; only then is the launch's temporary directory removed (never a
 // profile the user supplied). Safe to call more than once.
 func (p *Process) Stop() error {
@@ -200,7 +208,7 @@ func (p *Process) Stop() error {
 func (p *Process) stop() error {
 	if !p.waitExit(0) {
 		_ = endGroup(p.Pid, false)
-		if !p.waitExit(StopGrace) {
+		if !p.waitExit(p.grace) {
 			_ = endGroup(p.Pid, true)
 			if !p.waitExit(killWait) {
 				// Keep the profile: deleting it under a live process corrupts it.

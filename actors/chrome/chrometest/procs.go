@@ -1,0 +1,47 @@
+package chrometest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// Children lists the live child processes of pid.
+func Children(pid int) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil || zombie(child) {
+			continue
+		}
+		if ppid, ok := parentOf(child); ok && ppid == pid {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+func parentOf(pid int) (int, bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(stat[i+1:])
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(string(f[1]))
+	return ppid, err == nil
+}
+
+// Alive reports whether pid is a live, non-zombie process.
+func Alive(pid int) bool { return !zombie(pid) }
+
+// Cmdline is the command line of pid, space-separated.
+func Cmdline(pid int) string { return cmdline(pid) }

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	os.Exit(chrometest.LeakCheckMain(withBinary(m)))
+}
+
+// withBinary builds cdpvisor once for the package's tests.
+func withBinary(m *testing.M) *testing.M {
+	dir, err := os.MkdirTemp("", "cdpvbin-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "cdpvisor")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build cdpvisor: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	return m
+}
+
+// served is a `cdpvisor serve` process started by a test.
+type served struct {
+	cmd      *exec.Cmd
+	endpoint string
+	stdout   *syncBuffer
+	stderr   *syncBuffer
+	done     chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServe starts `cdpvisor serve` and waits for its endpoint line. The
+// process is ended (SIGTERM) at cleanup unless the test did it.
+func startServe(t *testing.T, env []string, args ...string) *served {
+	t.Helper()
+	s := &served{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	s.cmd = exec.Command(binary, append([]string{"serve"}, args...)...)
+	s.cmd.Env = append(os.Environ(), env...)
+	pr, pw := io.Pipe()
+	s.cmd.Stdout = io.MultiWriter(s.stdout, pw)
+	s.cmd.Stderr = s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- s.cmd.Wait(); pw.Close() }()
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		if sc.Scan() {
+			line <- sc.Text()
+		}
+		close(line)
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(20 * time.Second):
+			_ = s.cmd.Process.Kill()
+			t.Errorf("serve did not exit within 20 s of SIGTERM")
+		}
+		if t.Failed() {
+			t.Logf("serve stderr:\n%s", s.stderr.String())
+		}
+	})
+	select {
+	case l, ok := <-line:
+		if !ok {
+			t.Fatalf("serve printed no endpoint; stderr:\n%s", s.stderr.String())
+		}
+		s.endpoint = l
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no endpoint line within 10 s; stderr:\n%s", s.stderr.String())
+	}
+	return s
+}
+
+// stop sends SIGTERM and returns the exit error.
+func (s *served) stop(t *testing.T) error {
+	t.Helper()
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		s.done <- err // for the cleanup
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not exit within 20 s of SIGTERM")
+		return nil
+	}
+}
+
+// browsers lists the browser processes serve launched (its direct children).
+func (s *served) browsers() []int { return chrometest.Children(s.cmd.Process.Pid) }
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s: %s", url, resp.Status, body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("GET %s: %v: %s", url, err, body)
+	}
+}
+
+// runCLI runs cdpvisor to completion.
+func runCLI(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	code = cmd.ProcessState.ExitCode()
+	if err != nil && code < 0 {
+		t.Fatalf("cdpvisor %v: %v", args, err)
+	}
+	return o.String(), e.String(), code
+}
+
+func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
