@@ -47,8 +47,12 @@ func (r *RelayActor) Close(code int, reason string) {
 func (r *RelayActor) Serve(ctx context.Context) error {
 	r.log.Debug().Int("generation", r.spec.Generation).Msg("relay connected")
 	ends := make(chan error, 2)
-	go func() { ends <- transport.CopyMessages(r.spec.Browser, r.spec.Client, transport.ClientSide, transport.BrowserSide) }()
-	go func() { ends <- transport.CopyMessages(r.spec.Client, r.spec.Browser, transport.BrowserSide, transport.ClientSide) }()
+	go func() {
+		ends <- transport.CopyMessages(r.spec.Browser, r.spec.Client, transport.ClientSide, transport.BrowserSide)
+	}()
+	go func() {
+		ends <- transport.CopyMessages(r.spec.Client, r.spec.Browser, transport.BrowserSide, transport.ClientSide)
+	}()
 	pending := 2
 	select {
 	case err := <-ends:

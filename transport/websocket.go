@@ -67,9 +67,9 @@ var errSourceRead = errors.New("reading message")
 
 type sourceError struct{ err error }
 
-func (e sourceError) Error() string { return "reading message: " + e.err.Error() }
+func (e sourceError) Error() string   { return "reading message: " + e.err.Error() }
 func (e sourceError) Is(t error) bool { return t == errSourceRead }
-func (e sourceError) Unwrap() error  { return e.err }
+func (e sourceError) Unwrap() error   { return e.err }
 
 // sourceReader marks errors of the reading side so a copy can tell them apart.
 type sourceReader struct{ r io.Reader }

@@ -73,9 +73,9 @@ func TestStderrWatcherKeepsTail(t *testing.T) {
 func TestClassifyStderr(t *testing.T) {
 	cases := map[string]Cause{
 		"[0101/0:ERROR:zygote_host_impl_linux.cc(100)] Running as root without --no-sandbox is not supported. See https://crbug.com/638180.": CauseRootNoSandbox,
-		"The profile appears to be in use by another Chromium process (123) on another computer (x).":                                       CauseProfileInUse,
+		"The profile appears to be in use by another Chromium process (123) on another computer (x).":                                        CauseProfileInUse,
 		"[ERROR:ozone_platform_x11.cc] Missing X server or $DISPLAY":                                                                         CauseNoDisplay,
-		"FATAL: Socket path too long: /tmp/very/long":                                                                                       CauseSocketPathLong,
+		"FATAL: Socket path too long: /tmp/very/long":                                                                                        CauseSocketPathLong,
 	}
 	for line, want := range cases {
 		got, ok := classifyStderr([]string{"noise", line})
