@@ -115,9 +115,12 @@ func (r *browserRun) ensure(reply chan launchResult) {
 		return
 	}
 	r.waiters = append(r.waiters, reply)
-	if r.machine.Is(fsm.BrowserIdle) {
+	switch r.machine.State() {
+	case fsm.BrowserIdle:
 		r.startLaunch()
-	} else {
+	case fsm.BrowserLaunching:
+		// served by the launch under way
+	default:
 		r.relaunch = true // a stop or an exit is being cleaned up: launch after it
 	}
 }

@@ -17,6 +17,7 @@ type ProxySpec struct {
 	Instance     string
 	Browser      *BrowserActor
 	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
+	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
 	Log          zerolog.Logger
 }
 
@@ -28,7 +29,8 @@ type ProxyActor struct {
 	listener net.Listener
 	port     int
 	mailbox  chan any
-	client   *http.Client // to the browser's /json surface
+	stopped  chan struct{} // closed when shutdown is over: nobody reads the mailbox after
+	client   *http.Client  // to the browser's /json surface
 }
 
 // Listen binds the stable endpoint on 127.0.0.1:port (0 = any free port).
@@ -50,6 +52,7 @@ func NewProxyActor(spec ProxySpec, l net.Listener) *ProxyActor {
 		listener: l,
 		port:     l.Addr().(*net.TCPAddr).Port,
 		mailbox:  make(chan any),
+		stopped:  make(chan struct{}),
 		client:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
 	}
 }
@@ -154,6 +157,7 @@ func (p *ProxyActor) handle(m any, relays map[*RelayActor]struct{}) {
 func (p *ProxyActor) shutdown(srv *http.Server, served chan error, relays map[*RelayActor]struct{}) error {
 	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
 	defer cancel()
+	defer close(p.stopped)
 	p.listener.Close()     // the process is ending: release the port
 	_ = srv.Shutdown(sctx) // plain requests finish
 	<-served

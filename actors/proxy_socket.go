@@ -59,20 +59,27 @@ func (p *ProxyActor) serveSocket(w http.ResponseWriter, r *http.Request, target 
 		browser.Close() // the upgrader already answered the client
 		return
 	}
-	client.SetReadLimit(transport.MaxMessageSize)
-	browser.SetReadLimit(transport.MaxMessageSize)
+	limit := p.spec.MaxMessage
+	if limit <= 0 {
+		limit = transport.MaxMessageSize
+	}
+	client.SetReadLimit(limit)
+	browser.SetReadLimit(limit)
 	relay := NewRelayActor(RelaySpec{
 		ID: relayIDs.Add(1), Instance: p.spec.Instance, Client: client, Browser: browser, Generation: ep.Generation,
-		Log: p.spec.Log,
+		MaxMessage: limit, Log: p.spec.Log,
 	})
 	if send(r.Context(), p.mailbox, relayOpened{relay: relay}) != nil {
 		relay.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
 		return
 	}
 	_ = relay.Serve(r.Context())
-	// The request context outlives the proxy's loop only if it never ends;
-	// it ends with the proxy, so this send cannot block forever.
-	_ = send(r.Context(), p.mailbox, relayClosed{relay: relay})
+	// Not bound to the request context: at shutdown it is already done, and
+	// the proxy is waiting to hear that this relay ended.
+	select {
+	case p.mailbox <- relayClosed{relay: relay}:
+	case <-p.stopped:
+	}
 }
 
 func (p *ProxyActor) originAllowed(r *http.Request) bool {

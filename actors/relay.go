@@ -18,6 +18,7 @@ type RelaySpec struct {
 	Client     *websocket.Conn
 	Browser    *websocket.Conn
 	Generation int
+	MaxMessage int64
 	Log        zerolog.Logger
 }
 
@@ -77,7 +78,7 @@ func (r *RelayActor) finish(err error) {
 	client, browser := r.spec.Client, r.spec.Browser
 	switch {
 	case transport.TooLarge(end.Err):
-		reason := fmt.Sprintf("message from the %s exceeds %d MB", end.Side, transport.MaxMessageSize>>20)
+		reason := fmt.Sprintf("a message from the %s exceeds the %d-byte limit", end.Side, r.spec.MaxMessage)
 		transport.CloseWith(client, websocket.CloseMessageTooBig, reason)
 		transport.CloseWith(browser, websocket.CloseMessageTooBig, reason)
 	case end.Side == transport.ClientSide:

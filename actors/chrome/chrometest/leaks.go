@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -60,7 +59,9 @@ func findLeaks(marker, tmp string) []string {
 	}
 	for _, pid := range pids {
 		leaks = append(leaks, fmt.Sprintf("process %d: %s", pid, cmdline(pid)))
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 	leaks = append(leaks, LeftoverFiles(tmp)...)
 	return leaks
