@@ -1,0 +1,81 @@
+package actors
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseStateFileRejectsBadContent(t *testing.T) {
+	cases := map[string]string{
+		"not json":   `{"port":`,
+		"no port":    `{"pid":12}`,
+		"port range": `{"port":70000,"pid":12}`,
+		"no pid":     `{"port":9222}`,
+		"negative":   `{"port":9222,"pid":-1}`,
+	}
+	for name, content := range cases {
+		if _, err := ParseStateFile("x.json", []byte(content)); err == nil || !strings.Contains(err.Error(), "x.json") {
+			t.Errorf("%s: %v, want an error naming the file", name, err)
+		}
+	}
+	s, err := ParseStateFile("x.json", []byte(`{"port":41837,"pid":12345}`)) // the seed's format
+	if err != nil || s.Endpoint != "http://127.0.0.1:41837" || s.WS != "ws://127.0.0.1:41837/devtools/browser" {
+		t.Fatalf("seed format: %+v %v", s, err)
+	}
+}
+
+func TestStateActorWritesAtomicallyAndRemoves(t *testing.T) {
+	dir := t.TempDir()
+	a := NewStateActor(StateSpec{Dir: dir, State: StateFile{Port: 4000, PID: os.Getpid(), Endpoint: "http://127.0.0.1:4000"}})
+	if err := a.Write(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{filepath.Base(a.Path()), PointerFile} {
+		s, err := ReadStateFile(filepath.Join(dir, name))
+		if err != nil || s.Port != 4000 {
+			t.Fatalf("%s: %+v %v", name, s, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Fatalf("temporary files left by the atomic write: %v", entries)
+	}
+	a.remove()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left after remove: %v", entries)
+	}
+}
+
+func TestStateActorLeavesAnotherCoordinatorsPointer(t *testing.T) {
+	dir := t.TempDir()
+	a := NewStateActor(StateSpec{Dir: dir, State: StateFile{Port: 4000, PID: os.Getpid()}})
+	if err := a.Write(); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := json.Marshal(StateFile{Port: 5000, PID: 1})
+	if err := WriteFileAtomic(filepath.Join(dir, PointerFile), other); err != nil {
+		t.Fatal(err)
+	}
+	a.remove()
+	if s, err := ReadStateFile(filepath.Join(dir, PointerFile)); err != nil || s.Port != 5000 {
+		t.Fatalf("the newer coordinator's pointer was touched: %+v %v", s, err)
+	}
+}
+
+func FuzzParseStateFile(f *testing.F) {
+	f.Add([]byte(`{"port":41837,"pid":12345}`))
+	f.Add([]byte(`{"port":1,"pid":1,"ppid":1,"started_at":"2026-01-01T00:00:00Z","version":"x","endpoint":"http://127.0.0.1:1","ws":"ws://127.0.0.1:1/devtools/browser"}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseStateFile("f", data)
+		if err != nil {
+			return
+		}
+		if s.Port <= 0 || s.Port > 65535 || s.PID <= 0 || s.Endpoint == "" || !strings.HasPrefix(s.WS, "ws://") {
+			t.Fatalf("accepted an implausible state: %+v", s)
+		}
+	})
+}
