@@ -44,7 +44,7 @@ func TestBrowserMachineRefusesWrongEvents(t *testing.T) {
 
 // The diagram in docs/ is drawn from the declaration; this keeps it current.
 func TestDocsDrawTheMachines(t *testing.T) {
-	for _, spec := range []Spec{BrowserSpec} {
+	for _, spec := range []Spec{BrowserSpec, ConnectionSpec} {
 		diagram, err := Mermaid(spec)
 		if err != nil {
 			t.Fatal(err)
