@@ -1,0 +1,93 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// PipeMaxMessage is Chromium's own read cap on the debugging pipe.
+const PipeMaxMessage = 100 << 20
+
+// PipeConn speaks the --remote-debugging-pipe protocol: each message is
+// JSON followed by one NUL byte, both ways (reads from one stream, writes
+// to another: fds 3 and 4 as the browser sees them).
+type PipeConn struct {
+	r      *bufio.Reader
+	w      io.Writer
+	closer func() error
+	limit  int
+	once   sync.Once
+	frame  []byte // write scratch: a small message and its NUL, for one write
+}
+
+// NewPipeConn reads messages from r and writes them to w; closer ends
+// both (it may be nil).
+func NewPipeConn(r io.Reader, w io.Writer, closer func() error) *PipeConn {
+	return &PipeConn{r: bufio.NewReaderSize(r, 64*1024), w: w, closer: closer, limit: PipeMaxMessage}
+}
+
+func (p *PipeConn) Mode() string { return "pipe" }
+
+// ErrPipeMessageTooLarge is a message longer than the pipe's cap.
+var ErrPipeMessageTooLarge = errors.New("pipe message exceeds 100 MB without a NUL terminator")
+
+// Read fills m with the bytes up to the next NUL. EOF in the middle of a
+// message is io.ErrUnexpectedEOF; a clean EOF is io.EOF.
+func (p *PipeConn) Read(m *Message) error {
+	m.B, m.Binary = m.B[:0], false
+	for {
+		chunk, err := p.r.ReadSlice(0)
+		if err == nil {
+			m.B = append(m.B, chunk[:len(chunk)-1]...)
+			return nil
+		}
+		m.B = append(m.B, chunk...)
+		if len(m.B) > p.limit {
+			return ErrPipeMessageTooLarge
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err == io.EOF && len(m.B) > 0 {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+}
+
+// Write sends msg followed by a NUL. A NUL inside msg would split it in
+// two at the other end, so it is refused.
+func (p *PipeConn) Write(msg []byte, _ bool) error {
+	if bytes.IndexByte(msg, 0) >= 0 {
+		return fmt.Errorf("a CDP message for the pipe contains a NUL byte")
+	}
+	if len(msg) > pipeCopyMax {
+		// Large: two writes instead of a copy of the whole message.
+		if _, err := p.w.Write(msg); err != nil {
+			return err
+		}
+		_, err := p.w.Write(nul)
+		return err
+	}
+	p.frame = append(append(p.frame[:0], msg...), 0)
+	_, err := p.w.Write(p.frame)
+	return err
+}
+
+// pipeCopyMax is the largest message sent with its NUL in one write.
+const pipeCopyMax = 64 << 10
+
+var nul = []byte{0}
+
+// Close closes both streams; the pipe has no way to say why.
+func (p *PipeConn) Close(int, string) {
+	p.once.Do(func() {
+		if p.closer != nil {
+			_ = p.closer()
+		}
+	})
+}
