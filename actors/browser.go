@@ -59,6 +59,15 @@ func (a *BrowserActor) Restart(ctx context.Context) (Endpoint, error) {
 	return a.awaitLaunch(ctx, launchBrowser{reply: reply}, reply)
 }
 
+// Replace returns a browser other than generation gen: it restarts gen if
+// that one still runs (its connections failed a bootstrap), and otherwise
+// returns the current browser, launching one if needed. Many relays asking
+// about the same gen cause one restart.
+func (a *BrowserActor) Replace(ctx context.Context, gen int) (Endpoint, error) {
+	reply := make(chan launchResult, 1)
+	return a.awaitLaunch(ctx, replaceBrowser{gen: gen, reply: reply}, reply)
+}
+
 func (a *BrowserActor) awaitLaunch(ctx context.Context, msg any, reply chan launchResult) (Endpoint, error) {
 	if err := send(ctx, a.mailbox, msg); err != nil {
 		return Endpoint{}, err

@@ -62,6 +62,10 @@ type (
 		opts  *chrome.LaunchOptions // nil: the options of the last launch
 		reply chan launchResult
 	}
+	replaceBrowser struct {
+		gen   int
+		reply chan launchResult
+	}
 	stopBrowser   struct{ reply chan error }
 	browserStatus struct{ reply chan BrowserStatus }
 	subscribe     struct {

@@ -66,6 +66,12 @@ func (r *browserRun) handle(m any) {
 	switch m := m.(type) {
 	case ensureRunning:
 		r.ensure(m.reply)
+	case replaceBrowser:
+		if r.machine.Is(fsm.BrowserRunning) && r.gen == m.gen {
+			r.handle(launchBrowser{reply: m.reply})
+		} else {
+			r.ensure(m.reply)
+		}
 	case launchBrowser:
 		if m.opts != nil {
 			r.opts = *m.opts

@@ -63,14 +63,15 @@ func (p *ProxyActor) serveSocket(w http.ResponseWriter, r *http.Request, target 
 	if limit <= 0 {
 		limit = transport.MaxMessageSize
 	}
-	client.SetReadLimit(limit)
-	browser.SetReadLimit(limit)
 	relay := NewRelayActor(RelaySpec{
-		ID: relayIDs.Add(1), Instance: p.spec.Instance, Client: client, Browser: browser, Generation: ep.Generation,
-		MaxMessage: limit, Log: p.spec.Log,
+		ID: relayIDs.Add(1), Instance: p.spec.Instance,
+		Client:  transport.NewWSConn(client, limit),
+		Browser: transport.NewWSConn(browser, limit), Endpoint: ep, Source: p.spec.Browser,
+		Resilient: target == browserTarget, MaxMessage: limit, Log: p.spec.Log,
 	})
 	if send(r.Context(), p.mailbox, relayOpened{relay: relay}) != nil {
 		relay.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
+		browser.Close()
 		return
 	}
 	_ = relay.Serve(r.Context())
@@ -84,11 +85,4 @@ func (p *ProxyActor) serveSocket(w http.ResponseWriter, r *http.Request, target 
 
 func (p *ProxyActor) originAllowed(r *http.Request) bool {
 	return transport.OriginAllowed(r.Header.Get("Origin"), r.Host, p.spec.AllowOrigins)
-}
-
-var browserDialer = &websocket.Dialer{
-	HandshakeTimeout: transport.HandshakeTimeout,
-	ReadBufferSize:   transport.FrameBufferSize,
-	WriteBufferSize:  transport.FrameBufferSize,
-	Proxy:            nil, // loopback: never through an HTTP proxy from the environment
 }

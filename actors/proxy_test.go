@@ -220,38 +220,6 @@ func TestForeignOriginIsRefusedAndNeverForwarded(t *testing.T) {
 	c2.Close()
 }
 
-func TestBrowserCrashClosesTheClientAndTheEndpointRecovers(t *testing.T) {
-	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=3"), ProxySpec{})
-	c, _, err := websocket.DefaultDialer.Dial(wsURL(inst)+"/devtools/browser", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cdpCall(t, c, 1, "Browser.getVersion", "", "")
-	cdpCall(t, c, 2, "Browser.getVersion", "", "")
-	_ = c.WriteMessage(websocket.TextMessage, []byte(`{"id":3,"method":"Browser.getVersion"}`))
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		_, _, err = c.ReadMessage()
-		if err != nil {
-			break
-		}
-	}
-	if !websocket.IsCloseError(err, websocket.CloseGoingAway) {
-		t.Fatalf("client saw %v, want a 1001 close from the relay", err)
-	}
-	waitState(t, inst.Browser, fsm.BrowserIdle)
-	c2, _, err := websocket.DefaultDialer.Dial(wsURL(inst)+"/devtools/browser", nil)
-	if err != nil {
-		t.Fatalf("reconnect after the crash: %v", err)
-	}
-	defer c2.Close()
-	cdpCall(t, c2, 1, "Browser.getVersion", "", "")
-	if st, _ := inst.Browser.Status(testContext(t)); st.Generation != 2 {
-		t.Fatalf("generation %d, want 2 after the relaunch", st.Generation)
-	}
-}
-
 func TestOversizedMessageClosesWithAReason(t *testing.T) {
 	inst := startInstance(t, fakeLaunch(t), ProxySpec{MaxMessage: 1024})
 	c, _, err := websocket.DefaultDialer.Dial(wsURL(inst)+"/devtools/browser", nil)

@@ -4,97 +4,103 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/fsm"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // RelaySpec configures a RelayActor.
 type RelaySpec struct {
-	ID         int64
-	Instance   string
-	Client     *websocket.Conn
-	Browser    *websocket.Conn
-	Generation int
+	ID       int64
+	Instance string
+	Client   transport.Conn
+	// Browser is the first browser connection, already open, and the
+	// endpoint it belongs to.
+	Browser  transport.Conn
+	Endpoint Endpoint
+	Source   BrowserSource
+	// Resilient relays survive the browser (websocket clients of
+	// /devtools/browser); others close with it (pipe clients, page sockets).
+	Resilient  bool
 	MaxMessage int64
-	Log        zerolog.Logger
+	// Dial opens a browser connection for a recovery; DialBrowser by default.
+	Dial             func(ctx context.Context, ep Endpoint, limit int64) (transport.Conn, error)
+	BootstrapTimeout time.Duration // 0 = 10 s
+	Log              zerolog.Logger
 }
 
-// RelayActor owns both ends of one client connection and forwards frames
-// between them, message by message, without decoding them.
+// RelayActor owns one client connection, its browser connection of the
+// moment, the connection machine, the queue of requests held during a
+// recovery, and the relay's own id space. Messages are forwarded as they
+// came: only their heads are read.
 type RelayActor struct {
 	spec RelaySpec
 	log  zerolog.Logger
 }
 
-// NewRelayActor makes a relay for a client and browser connection it owns.
+// NewRelayActor makes a relay; it owns both connections from now on.
 func NewRelayActor(spec RelaySpec) *RelayActor {
+	if spec.Dial == nil {
+		spec.Dial = DialBrowser
+	}
+	if spec.BootstrapTimeout <= 0 {
+		spec.BootstrapTimeout = 10 * time.Second
+	}
 	return &RelayActor{spec: spec, log: spec.Log.With().Int64("relay", spec.ID).Logger()}
 }
 
 func (r *RelayActor) String() string { return fmt.Sprintf("relay %d", r.spec.ID) }
 
-// Close ends the relay from outside: the client gets code and reason.
-// Safe from any goroutine.
-func (r *RelayActor) Close(code int, reason string) {
-	transport.CloseWith(r.spec.Client, code, reason)
-	r.spec.Browser.Close()
-}
+// Close ends the relay from outside (a restart closes clients with 1012 so
+// they reconnect). Safe from any goroutine: the client's reader sees the
+// end and the relay releases the rest.
+func (r *RelayActor) Close(code int, reason string) { r.spec.Client.Close(code, reason) }
 
-// Serve forwards until either side ends or ctx is done, then closes both
-// ends and waits for its two pumps.
+// Serve relays until the client goes, recovery gives up, or ctx is done.
 func (r *RelayActor) Serve(ctx context.Context) error {
-	r.log.Debug().Int("generation", r.spec.Generation).Msg("relay connected")
-	ends := make(chan error, 2)
-	go func() {
-		ends <- transport.CopyMessages(r.spec.Browser, r.spec.Client, transport.ClientSide, transport.BrowserSide)
-	}()
-	go func() {
-		ends <- transport.CopyMessages(r.spec.Client, r.spec.Browser, transport.BrowserSide, transport.ClientSide)
-	}()
-	pending := 2
-	select {
-	case err := <-ends:
-		pending--
-		r.finish(err)
-	case <-ctx.Done():
-		r.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
-	}
-	for ; pending > 0; pending-- {
-		<-ends
+	run := newRelayRun(r, ctx)
+	defer run.finish()
+	run.start()
+	for !run.machine.Is(fsm.ConnClosing) {
+		select {
+		case <-ctx.Done():
+			run.close(websocket.CloseGoingAway, "cdpvisor is shutting down")
+		case m := <-run.fromClient:
+			run.onClient(m)
+		case m := <-run.fromBrowser:
+			run.onBrowser(m)
+		case d := <-run.dialed:
+			run.onDialed(d)
+		case <-run.bootstrapTimer.C:
+			run.recoveryFailed(fmt.Errorf("the browser did not answer the bootstrap within %s", r.spec.BootstrapTimeout))
+		}
 	}
 	return nil
 }
 
-// finish passes the way one side ended on to the other.
-func (r *RelayActor) finish(err error) {
-	var end *transport.EndError
-	if !errors.As(err, &end) {
-		r.Close(websocket.CloseInternalServerErr, "relay failure")
-		return
+// internalIDBase starts the relay's own id space: internal requests count
+// down from here, far from the ids clients use (small positive counters;
+// Playwright's -9999).
+const internalIDBase = -2_000_000_000
+
+// Browser-level requests a client makes to subscribe: replayed after a
+// recovery so the new browser sends what the client expects.
+var subscriptionMethods = []string{"Target.setDiscoverTargets", "Target.setAutoAttach", "Browser.setDownloadBehavior"}
+
+func isSubscription(h *transport.Head) bool {
+	if len(h.SessionID) > 0 || !h.HasID {
+		return false
 	}
-	client, browser := r.spec.Client, r.spec.Browser
-	switch {
-	case transport.TooLarge(end.Err):
-		reason := fmt.Sprintf("a message from the %s exceeds the %d-byte limit", end.Side, r.spec.MaxMessage)
-		transport.CloseWith(client, websocket.CloseMessageTooBig, reason)
-		transport.CloseWith(browser, websocket.CloseMessageTooBig, reason)
-	case end.Side == transport.ClientSide:
-		if code, text, ok := transport.PeerClose(end.Err); ok {
-			transport.CloseWith(browser, code, text)
-		} else {
-			browser.Close()
+	for _, m := range subscriptionMethods {
+		if h.Is(m) {
+			return true
 		}
-		client.Close()
-	default:
-		if code, text, ok := transport.PeerClose(end.Err); ok {
-			transport.CloseWith(client, code, text)
-		} else {
-			transport.CloseWith(client, websocket.CloseGoingAway, "the browser connection was lost")
-		}
-		browser.Close()
 	}
-	r.log.Debug().Str("side", string(end.Side)).Err(end.Err).Msg("relay ended")
+	return false
 }
+
+var errBrowserGone = errors.New("browser connection lost")

@@ -15,6 +15,7 @@ type Head struct {
 	HasID     bool // a top-level integer id is present
 	Method    []byte
 	SessionID []byte
+	HasError  bool // a top-level "error" member: a failed answer
 
 	idStart, idEnd int // where the id's digits are, for rewriting it
 }
@@ -77,6 +78,8 @@ func (h *Head) note(key keyKind, msg []byte, start, end int) {
 		h.Method, _ = stringValue(raw)
 	case keySessionID:
 		h.SessionID, _ = stringValue(raw)
+	case keyError:
+		h.HasError = true
 	}
 }
 
@@ -104,6 +107,7 @@ const (
 	keyID
 	keyMethod
 	keySessionID
+	keyError
 )
 
 type scanner struct {
@@ -163,6 +167,8 @@ func (s *scanner) key() (keyKind, bool) {
 		return keyMethod, true
 	case "sessionId":
 		return keySessionID, true
+	case "error":
+		return keyError, true
 	}
 	return keyOther, true
 }

@@ -28,6 +28,7 @@ type options struct {
 	detachBeforeCrash bool
 	hang              bool
 	autoAttachFail    bool
+	autoAttachFailAt  string // fail auto-attach in the first process that finds no file here, then create it
 	spawnChild        bool
 	pidFile           string
 
@@ -84,6 +85,8 @@ func parseArgs(args []string) (options, error) {
 			o.hang = true
 		case "fake-autoattach-fail":
 			o.autoAttachFail = true
+		case "fake-autoattach-fail-once":
+			o.autoAttachFailAt = value
 		case "fake-spawn-child":
 			o.spawnChild = true
 		case "fake-pid-file":

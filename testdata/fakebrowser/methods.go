@@ -1,6 +1,9 @@
 package main
 
-import "slices"
+import (
+	"os"
+	"slices"
+)
 
 // browserMethods are the commands a browser-level connection understands;
 // anything else is "wasn't found", as in Chromium.
@@ -80,7 +83,7 @@ func (b *browser) setAutoAttach(c *conn, req *request) {
 	if !c.decodeParams(req, &p) {
 		return
 	}
-	if b.opts.autoAttachFail {
+	if b.opts.autoAttachFail || b.failAutoAttachOnce() {
 		c.fail(req, -32000, "fake auto-attach failure")
 		return
 	}
@@ -248,4 +251,18 @@ func (b *browser) getBrowserContexts(c *conn, req *request) {
 		BrowserContextIDs       []string `json:"browserContextIds"`
 		DefaultBrowserContextID string   `json:"defaultBrowserContextId"`
 	}{ids, b.defaultContext})
+}
+
+// failAutoAttachOnce fails auto-attach in the first fake process of a test
+// (the marker file does not exist yet) and never after.
+func (b *browser) failAutoAttachOnce() bool {
+	if b.opts.autoAttachFailAt == "" {
+		return false
+	}
+	f, err := os.OpenFile(b.opts.autoAttachFailAt, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }

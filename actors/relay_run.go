@@ -1,0 +1,338 @@
+package actors
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// relayRun is the state a RelayActor owns while it serves; only the Serve
+// goroutine touches it.
+type relayRun struct {
+	r       *RelayActor
+	ctx     context.Context
+	cancel  context.CancelFunc // ends a dial under way
+	log     zerolog.Logger
+	machine *fsm.Machine
+
+	fromClient  chan readResult
+	fromBrowser chan readResult
+	dialed      chan dialResult
+	quit        chan struct{} // closed at the end: stops the reader and dial goroutines
+	workers     sync.WaitGroup
+
+	link           *browserLink
+	queue          []*transport.Message
+	inflight       map[int64]inflight // client requests the browser has not answered
+	sent           uint64             // requests sent, to order inflight
+	subscribed     map[string][]byte  // the client's last subscription request per method
+	correlator     *fsm.Correlator
+	likely         bool           // disconnectedLikely: a weak signal came shortly before the strong one
+	signals        string         // what was seen, for the logs
+	attempt        int            // recoveryAttempt
+	result         string         // recoveryResult
+	bootstrap      string         // recoveryBootstrap
+	shortCircuit   bool           // a Browser.close was answered by the relay itself
+	pending        map[int64]bool // internal requests awaiting their answer
+	autoAttachID   int64          // the bootstrap's own request in this attempt
+	replay         [][]byte       // subscriptions still to replay in this bootstrap
+	nextID         int64
+	lostGen        int // generation of the browser whose connection was lost
+	bootstrapTimer *time.Timer
+	scratch        []byte
+}
+
+// inflight is a request awaiting its answer: when it was sent, and on
+// which session.
+type inflight struct {
+	seq     uint64
+	session sessionKey
+}
+
+// sessionKey holds a sessionId without allocating; ids longer than its
+// array (Chromium's are 32 bytes) are not kept.
+type sessionKey struct {
+	n int8
+	b [40]byte
+}
+
+func makeSessionKey(s []byte) sessionKey {
+	var k sessionKey
+	if len(s) <= len(k.b) {
+		k.n = int8(copy(k.b[:], s))
+	} else {
+		k.n = -1
+	}
+	return k
+}
+
+func (k sessionKey) bytes() []byte {
+	if k.n <= 0 {
+		return nil
+	}
+	return k.b[:k.n]
+}
+
+type dialResult struct {
+	link    *browserLink
+	attempt int
+	err     error
+}
+
+func newRelayRun(r *RelayActor, ctx context.Context) *relayRun {
+	ctx, cancel := context.WithCancel(ctx)
+	run := &relayRun{
+		r: r, ctx: ctx, cancel: cancel, log: r.log,
+		fromClient:     make(chan readResult),
+		fromBrowser:    make(chan readResult),
+		dialed:         make(chan dialResult),
+		quit:           make(chan struct{}),
+		inflight:       make(map[int64]inflight, 64),
+		subscribed:     map[string][]byte{},
+		correlator:     fsm.NewCorrelator(nil),
+		pending:        map[int64]bool{},
+		nextID:         internalIDBase,
+		bootstrapTimer: time.NewTimer(time.Hour),
+	}
+	run.bootstrapTimer.Stop()
+	run.machine = fsm.NewConnectionMachine(run.logTransition)
+	return run
+}
+
+func (run *relayRun) logTransition(t fsm.Transition) {
+	ep := Endpoint{}
+	if run.link != nil {
+		ep = run.link.ep
+	}
+	lvl := zerolog.InfoLevel
+	if t.To == fsm.ConnConnected && t.From == fsm.ConnStarting {
+		lvl = zerolog.DebugLevel // every client connects: not news
+	}
+	run.log.WithLevel(lvl).Str("machine", "connection").Str("event", t.Event).Str("from", t.From).
+		Str("runtimeState", t.To).Str("transportMode", run.r.spec.Client.Mode()).Str("ownership", ep.Ownership).
+		Str("userDataDir", ep.UserDataDir).Str("resolvedDebugPort", portOf(ep.HostPort)).Int("generation", ep.Generation).
+		Int("recoveryAttempt", run.attempt).Str("recoveryResult", run.result).Str("recoveryBootstrap", run.bootstrap).
+		Bool("shortCircuitBrowserClose", run.shortCircuit).Str("disconnectSignals", run.signals).
+		Msg("connection state")
+}
+
+func (run *relayRun) fire(event string) {
+	if err := run.machine.Fire(event); err != nil {
+		run.log.Error().Err(err).Msg("connection machine")
+	}
+}
+
+// start begins with the browser connection the proxy opened.
+func (run *relayRun) start() {
+	run.workers.Go(func() { readLoop(run.r.spec.Client, nil, run.fromClient, run.quit) })
+	run.useLink(&browserLink{conn: run.r.spec.Browser, ep: run.r.spec.Endpoint})
+	run.fire(fsm.ConnConnect)
+}
+
+func (run *relayRun) useLink(link *browserLink) {
+	run.link = link
+	run.workers.Go(func() { readLoop(link.conn, link, run.fromBrowser, run.quit) })
+}
+
+// onClient handles a message from the client, or its end.
+func (run *relayRun) onClient(m readResult) {
+	if m.err != nil {
+		run.log.Debug().Err(m.err).Msg("client ended")
+		run.close(websocket.CloseNormalClosure, "")
+		return
+	}
+	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
+	switch run.machine.State() {
+	case fsm.ConnConnected:
+		run.send(m.msg, &h)
+	default: // degraded or recovering
+		if h.HasID && h.Is("Browser.close") && run.likely {
+			run.answerClose(&h)
+			m.msg.Release()
+			return
+		}
+		if isSubscription(&h) {
+			run.subscribed[string(h.Method)] = append([]byte(nil), m.msg.B...)
+		}
+		run.queue = append(run.queue, m.msg)
+		if run.machine.Is(fsm.ConnDegraded) {
+			run.recover()
+		}
+	}
+}
+
+// send forwards a client message to the browser.
+func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
+	if isSubscription(h) {
+		run.subscribed[string(h.Method)] = append(run.subscribed[string(h.Method)][:0], msg.B...)
+	}
+	if h.HasID {
+		run.sent++
+		run.inflight[h.ID] = inflight{seq: run.sent, session: makeSessionKey(h.SessionID)}
+	}
+	if err := run.link.conn.Write(msg.B, msg.Binary); err != nil {
+		// Not delivered: it goes first when a browser is back.
+		delete(run.inflight, h.ID)
+		run.queue = append(run.queue, msg)
+		run.browserLost(err)
+		return
+	}
+	msg.Release()
+}
+
+// onBrowser handles a message from a browser connection, or its end.
+func (run *relayRun) onBrowser(m readResult) {
+	if m.link != run.link {
+		if m.msg != nil {
+			m.msg.Release()
+		}
+		return // an old connection's news
+	}
+	if m.err != nil {
+		run.link.conn.Close(websocket.CloseNormalClosure, "")
+		if run.machine.Is(fsm.ConnRecovering) {
+			run.recoveryFailed(fmt.Errorf("the browser connection closed during the bootstrap: %w", m.err))
+			return
+		}
+		run.browserLost(m.err)
+		return
+	}
+	h, _ := transport.ScanHead(m.msg.B)
+	if h.HasID && run.pending[h.ID] {
+		run.bootstrapAnswer(&h, m.msg)
+		m.msg.Release()
+		return
+	}
+	if h.HasID {
+		delete(run.inflight, h.ID)
+	} else if fsm.IsWeakSignal(h.Method) {
+		run.correlator.Weak(h.Method, m.msg.B)
+	}
+	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+		run.log.Debug().Err(err).Msg("client write failed")
+		run.close(websocket.CloseNormalClosure, "")
+	}
+	m.msg.Release()
+}
+
+// browserLost handles a strong signal while connected.
+func (run *relayRun) browserLost(err error) {
+	if !run.machine.Is(fsm.ConnConnected) {
+		return
+	}
+	run.likely, run.signals = run.correlator.Strong(strongSignalName(err))
+	run.lostGen = run.link.ep.Generation
+	run.link.conn.Close(websocket.CloseNormalClosure, "")
+	if !run.r.spec.Resilient {
+		run.close(websocket.CloseGoingAway, "the browser connection was lost")
+		return
+	}
+	run.result, run.bootstrap, run.shortCircuit = "", "", false
+	run.fire(fsm.ConnBrowserLost)
+	run.failInflight()
+	if len(run.queue) > 0 {
+		run.recover()
+	}
+}
+
+// failInflight answers every request the lost browser never answered, in
+// the order they were sent, so no client call waits forever.
+func (run *relayRun) failInflight() {
+	ids := make([]int64, 0, len(run.inflight))
+	for id := range run.inflight {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(run.inflight[a].seq, run.inflight[b].seq) })
+	for _, id := range ids {
+		msg := fmt.Appendf(run.scratch[:0], `{"id":%d,"error":{"code":-32000,"message":"cdpvisor: the browser went away before answering; it is relaunched on the next request"}`, id)
+		msg = appendSession(msg, run.inflight[id].session.bytes())
+		run.scratch = msg
+		if err := run.r.spec.Client.Write(msg, false); err != nil {
+			break
+		}
+	}
+	clear(run.inflight)
+}
+
+// answerClose answers Browser.close itself: the browser is already gone.
+func (run *relayRun) answerClose(h *transport.Head) {
+	run.shortCircuit = true
+	msg := appendSession(fmt.Appendf(run.scratch[:0], `{"id":%d,"result":{}`, h.ID), h.SessionID)
+	run.scratch = msg
+	run.log.Info().Int64("id", h.ID).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
+		Msg("answered Browser.close for a browser already gone")
+	if err := run.r.spec.Client.Write(msg, false); err != nil {
+		run.close(websocket.CloseNormalClosure, "")
+	}
+}
+
+func appendSession(msg, session []byte) []byte {
+	if len(session) > 0 {
+		msg = fmt.Appendf(msg, `,"sessionId":%q`, session)
+	}
+	return append(msg, '}')
+}
+
+// close ends the relay: both ends closed, the machine in closing.
+func (run *relayRun) close(code int, reason string) {
+	if run.machine.Is(fsm.ConnClosing) {
+		return
+	}
+	run.r.spec.Client.Close(code, reason)
+	if run.link != nil {
+		run.link.conn.Close(websocket.CloseNormalClosure, "")
+	}
+	run.fire(fsm.ConnClose)
+}
+
+// finish releases everything the run holds and waits for its readers.
+func (run *relayRun) finish() {
+	run.close(websocket.CloseGoingAway, "")
+	run.cancel()
+	run.bootstrapTimer.Stop()
+	for _, m := range run.queue {
+		m.Release()
+	}
+	run.queue = nil
+	close(run.quit)
+	run.workers.Wait() // both ends are closed: their readers return
+}
+
+func strongSignalName(err error) string {
+	var ce *websocket.CloseError
+	switch {
+	case err == nil:
+		return "READER_CLOSE"
+	case asWSClose(err, &ce) && ce.Code == websocket.CloseAbnormalClosure:
+		return "ConnectionClosedPrematurely"
+	case asWSClose(err, &ce):
+		return fmt.Sprintf("READER_CLOSE(%d)", ce.Code)
+	}
+	return "READER_ERROR"
+}
+
+func asWSClose(err error, target **websocket.CloseError) bool {
+	ce, ok := err.(*websocket.CloseError)
+	if ok {
+		*target = ce
+	}
+	return ok
+}
+
+func portOf(hostPort string) string {
+	for i := len(hostPort) - 1; i >= 0; i-- {
+		if hostPort[i] == ':' {
+			return hostPort[i+1:]
+		}
+	}
+	return ""
+}

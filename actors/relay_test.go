@@ -1,0 +1,277 @@
+package actors
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+)
+
+// crash makes the fake browser exit abruptly on the next message.
+func crashNow(t *testing.T, cl *cdpClient, id int64) cdpMsg {
+	t.Helper()
+	cl.send(id, "Browser.getVersion", "", "")
+	m, _ := cl.answer(id) // the relay answers it: the browser went away first
+	if m.Error == nil || !strings.Contains(string(m.Error), "went away") {
+		t.Fatalf("the request the browser died on: %+v, want the relay's error", m)
+	}
+	return m
+}
+
+func generation(t *testing.T, inst *Instance) int {
+	st, err := inst.Browser.Status(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Generation
+}
+
+func TestCrashWithoutWeakSignalDegradesThenRecovers(t *testing.T) {
+	// After the crash the new browser (with the same flag) takes the
+	// bootstrap, the replayed discovery and the request: 3 messages.
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=4"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Target.setDiscoverTargets", `{"discover":true}`, "")
+	cl.call(2, "Browser.getVersion", "", "")
+	cl.call(3, "Browser.getVersion", "", "")
+	crashNow(t, cl, 3)
+	waitState(t, inst.Browser, fsm.BrowserIdle) // the client stays connected meanwhile
+	// Browser.close without a weak signal is a request like any other: it
+	// would be queued and recover; use a plain request instead.
+	cl.send(4, "Target.getTargets", "", "")
+	m, events := cl.answer(4)
+	if m.Error != nil {
+		t.Fatalf("first request after the crash: %s", m.Error)
+	}
+	var attached, created int
+	for _, ev := range events {
+		switch ev.Method {
+		case "Target.attachedToTarget":
+			attached++
+		case "Target.targetCreated":
+			created++
+		}
+	}
+	if attached == 0 || created == 0 {
+		t.Fatalf("events before the first answer: %+v; want the bootstrap's attachedToTarget and the replayed discovery's targetCreated", events)
+	}
+	if g := generation(t, inst); g != 2 {
+		t.Fatalf("generation %d, want 2", g)
+	}
+}
+
+func TestWeakSignalThenCrashShortCircuitsBrowserClose(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=2", "--fake-detach-before-crash"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
+	cl.send(2, "Browser.getVersion", "", "")
+	m, events := cl.answer(2)
+	if m.Error == nil {
+		t.Fatalf("want the relay's error for the request the browser died on, got %+v", m)
+	}
+	if len(events) == 0 || events[0].Method != "Inspector.detached" {
+		t.Fatalf("events %+v, want the weak signals forwarded", events)
+	}
+	waitState(t, inst.Browser, fsm.BrowserIdle)
+	cl.send(-9999, "Browser.close", "", "")
+	m, _ = cl.answer(-9999)
+	if m.Error != nil || string(m.Result) != "{}" {
+		t.Fatalf("Browser.close: %+v, want a synthetic {}", m)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if st, _ := inst.Browser.Status(testContext(t)); st.State != fsm.BrowserIdle || st.Generation != 1 {
+		t.Fatalf("the short-circuited Browser.close relaunched a browser: %+v", st)
+	}
+}
+
+func TestWeakSignalsAloneChangeNothing(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
+	created := cl.call(2, "Target.createTarget", `{"url":"about:blank"}`, "")
+	var target struct{ TargetID string }
+	_ = json.Unmarshal(created.Result, &target)
+	cl.send(3, "Target.closeTarget", `{"targetId":"`+target.TargetID+`"}`, "")
+	_, events := cl.answer(3)
+	for len(events) == 0 || events[len(events)-1].Method != "Target.detachedFromTarget" {
+		events = append(events, cl.next())
+	}
+	cl.call(4, "Browser.getVersion", "", "")
+	if g := generation(t, inst); g != 1 {
+		t.Fatalf("generation %d: weak signals alone relaunched the browser", g)
+	}
+}
+
+func TestBrowserCloseWhileConnectedReachesTheBrowser(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t), ProxySpec{})
+	events, unsubscribe, _ := inst.Browser.Subscribe(testContext(t))
+	defer unsubscribe()
+	cl := dialCDP(t, inst)
+	expect[BrowserReady](t, events)
+	m := cl.call(-9999, "Browser.close", "", "")
+	if string(m.Result) != "{}" {
+		t.Fatalf("answer %+v", m)
+	}
+	if ex := expect[BrowserExited](t, events); ex.Planned {
+		t.Fatalf("the browser's own exit after Browser.close: %+v", ex)
+	}
+	// The client is still connected, and its next request relaunches.
+	cl.call(1, "Browser.getVersion", "", "")
+	if g := generation(t, inst); g != 2 {
+		t.Fatalf("generation %d, want 2", g)
+	}
+}
+
+func TestQueueOrderAndIDsAcrossRecovery(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t, "--fake-start-delay=300ms"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Browser.getVersion", "", "")
+	ep, _ := inst.Browser.EnsureRunning(testContext(t))
+	killPid(t, ep.Pid)
+	waitState(t, inst.Browser, fsm.BrowserIdle)
+	// Ids a client may use, including Playwright's and the relay's own base.
+	ids := []int64{-9999, 7, internalIDBase, internalIDBase - 1, 0}
+	for _, id := range ids {
+		cl.send(id, "Target.getTargets", "", "")
+	}
+	for _, want := range ids {
+		m, _ := cl.answer(want)
+		if m.Error != nil {
+			t.Fatalf("request %d: %s", want, m.Error)
+		}
+	}
+	sent := map[int64]bool{1: true}
+	for _, id := range ids {
+		sent[id] = true
+	}
+	for _, m := range cl.seen {
+		if m.ID != nil && !sent[*m.ID] {
+			t.Fatalf("the client received an answer to id %d it never sent", *m.ID)
+		}
+	}
+	// Every id answered exactly once.
+	count := map[int64]int{}
+	for _, m := range cl.seen {
+		if m.ID != nil {
+			count[*m.ID]++
+		}
+	}
+	for id, n := range count {
+		if n != 1 {
+			t.Fatalf("id %d answered %d times", id, n)
+		}
+	}
+}
+
+func TestBootstrapFailureThenSuccess(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "failed-once")
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=3", "--fake-autoattach-fail-once="+marker), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Browser.getVersion", "", "")
+	cl.call(2, "Browser.getVersion", "", "")
+	crashNow(t, cl, 3)
+	m := cl.call(4, "Browser.getVersion", "", "")
+	if m.Error != nil {
+		t.Fatalf("after a failed then a good bootstrap: %s", m.Error)
+	}
+	// gen 1 crashed, gen 2 refused the bootstrap, gen 3 took it.
+	if g := generation(t, inst); g != 3 {
+		t.Fatalf("generation %d, want 3 (a fresh browser after the failed bootstrap)", g)
+	}
+}
+
+func TestBootstrapFailureTwiceClosesWithAReason(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=2", "--fake-autoattach-fail"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Browser.getVersion", "", "")
+	crashNow(t, cl, 2)
+	cl.send(3, "Browser.getVersion", "", "")
+	err := cl.waitClosed()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.CloseInternalServerErr || !strings.Contains(ce.Text, "could not recover") {
+		t.Fatalf("close %v, want 1011 saying recovery failed", err)
+	}
+	waitClients(t, inst, 0)
+}
+
+func waitClients(t *testing.T, inst *Instance, want int) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		n, err := inst.Proxy.Clients(testContext(t))
+		if err == nil && n == want {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("clients %d, want %d", n, want)
+		}
+	}
+}
+
+func TestClientHangUpInEachState(t *testing.T) {
+	t.Run("connected", func(t *testing.T) {
+		inst := startInstance(t, fakeLaunch(t), ProxySpec{})
+		cl := dialCDP(t, inst)
+		cl.call(1, "Browser.getVersion", "", "")
+		waitClients(t, inst, 1)
+		cl.c.Close()
+		waitClients(t, inst, 0)
+	})
+	t.Run("degraded", func(t *testing.T) {
+		inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=1"), ProxySpec{})
+		cl := dialCDP(t, inst)
+		crashNow(t, cl, 1)
+		cl.c.Close()
+		waitClients(t, inst, 0)
+		if g := generation(t, inst); g != 1 {
+			t.Fatalf("a client leaving while degraded relaunched the browser (generation %d)", g)
+		}
+	})
+	t.Run("recovering", func(t *testing.T) {
+		inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=1", "--fake-start-delay=1s"), ProxySpec{})
+		cl := dialCDP(t, inst)
+		crashNow(t, cl, 1)
+		cl.send(2, "Browser.getVersion", "", "")
+		waitState(t, inst.Browser, fsm.BrowserLaunching)
+		cl.c.Close()
+		waitClients(t, inst, 0)
+	})
+	t.Run("starting", func(t *testing.T) {
+		inst := startInstance(t, fakeLaunch(t, "--fake-start-delay=1s"), ProxySpec{})
+		d := websocket.Dialer{HandshakeTimeout: 200 * time.Millisecond}
+		if _, _, err := d.Dial(wsURL(inst)+"/devtools/browser", nil); err == nil {
+			t.Fatal("the handshake finished before the slow browser was ready")
+		}
+		waitState(t, inst.Browser, fsm.BrowserRunning) // the launch goes on for the next client
+		waitClients(t, inst, 0)
+	})
+}
+
+func TestManyClientsOneRecovery(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t), ProxySpec{})
+	var clients []*cdpClient
+	for i := 0; i < 4; i++ {
+		cl := dialCDP(t, inst)
+		cl.call(1, "Browser.getVersion", "", "")
+		clients = append(clients, cl)
+	}
+	ep, _ := inst.Browser.EnsureRunning(testContext(t))
+	killPid(t, ep.Pid)
+	waitState(t, inst.Browser, fsm.BrowserIdle)
+	for _, cl := range clients {
+		cl.send(2, "Browser.getVersion", "", "")
+	}
+	for _, cl := range clients {
+		if m, _ := cl.answer(2); m.Error != nil {
+			t.Fatalf("after the kill: %s", m.Error)
+		}
+	}
+	if g := generation(t, inst); g != 2 {
+		t.Fatalf("generation %d: want one relaunch for all clients", g)
+	}
+}
