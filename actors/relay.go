@@ -66,6 +66,14 @@ func (r *RelayActor) Serve(ctx context.Context) error {
 	defer run.finish()
 	run.start()
 	for !run.machine.Is(fsm.ConnClosing) {
+		// The browser's news first: a client request must not be sent to a
+		// browser whose end is already known.
+		select {
+		case m := <-run.fromBrowser:
+			run.onBrowser(m)
+			continue
+		default:
+		}
 		select {
 		case <-ctx.Done():
 			run.close(websocket.CloseGoingAway, "cdpvisor is shutting down")

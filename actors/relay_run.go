@@ -51,35 +51,12 @@ type relayRun struct {
 	scratch        []byte
 }
 
-// inflight is a request awaiting its answer: when it was sent, and on
-// which session.
+// inflight is a request the browser has not answered yet: its message is
+// kept (the pooled buffer, no copy) so it can be sent again to the next
+// browser if this one goes away first.
 type inflight struct {
-	seq     uint64
-	session sessionKey
-}
-
-// sessionKey holds a sessionId without allocating; ids longer than its
-// array (Chromium's are 32 bytes) are not kept.
-type sessionKey struct {
-	n int8
-	b [40]byte
-}
-
-func makeSessionKey(s []byte) sessionKey {
-	var k sessionKey
-	if len(s) <= len(k.b) {
-		k.n = int8(copy(k.b[:], s))
-	} else {
-		k.n = -1
-	}
-	return k
-}
-
-func (k sessionKey) bytes() []byte {
-	if k.n <= 0 {
-		return nil
-	}
-	return k.b[:k.n]
+	seq uint64
+	msg *transport.Message
 }
 
 type dialResult struct {
@@ -177,16 +154,21 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 	}
 	if h.HasID {
 		run.sent++
-		run.inflight[h.ID] = inflight{seq: run.sent, session: makeSessionKey(h.SessionID)}
+		if old, dup := run.inflight[h.ID]; dup {
+			old.msg.Release() // the client reused an id: the browser answers the later one
+		}
+		run.inflight[h.ID] = inflight{seq: run.sent, msg: msg}
 	}
 	if err := run.link.conn.Write(msg.B, msg.Binary); err != nil {
-		// Not delivered: it goes first when a browser is back.
-		delete(run.inflight, h.ID)
-		run.queue = append(run.queue, msg)
+		if !h.HasID {
+			run.queue = append(run.queue, msg) // not delivered: it goes first when a browser is back
+		}
 		run.browserLost(err)
 		return
 	}
-	msg.Release()
+	if !h.HasID {
+		msg.Release()
+	}
 }
 
 // onBrowser handles a message from a browser connection, or its end.
@@ -213,7 +195,10 @@ func (run *relayRun) onBrowser(m readResult) {
 		return
 	}
 	if h.HasID {
-		delete(run.inflight, h.ID)
+		if req, ok := run.inflight[h.ID]; ok {
+			req.msg.Release()
+			delete(run.inflight, h.ID)
+		}
 	} else if fsm.IsWeakSignal(h.Method) {
 		run.correlator.Weak(h.Method, m.msg.B)
 	}
@@ -238,29 +223,35 @@ func (run *relayRun) browserLost(err error) {
 	}
 	run.result, run.bootstrap, run.shortCircuit = "", "", false
 	run.fire(fsm.ConnBrowserLost)
-	run.failInflight()
+	run.requeueInflight()
 	if len(run.queue) > 0 {
-		run.recover()
+		run.recover() // the client is waiting on those: recover now
 	}
 }
 
-// failInflight answers every request the lost browser never answered, in
-// the order they were sent, so no client call waits forever.
-func (run *relayRun) failInflight() {
-	ids := make([]int64, 0, len(run.inflight))
-	for id := range run.inflight {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(run.inflight[a].seq, run.inflight[b].seq) })
-	for _, id := range ids {
-		msg := fmt.Appendf(run.scratch[:0], `{"id":%d,"error":{"code":-32000,"message":"cdpvisor: the browser went away before answering; it is relaunched on the next request"}`, id)
-		msg = appendSession(msg, run.inflight[id].session.bytes())
-		run.scratch = msg
-		if err := run.r.spec.Client.Write(msg, false); err != nil {
-			break
-		}
+// requeueInflight puts the requests the lost browser never answered back
+// at the head of the queue, in the order they were sent: the next browser
+// answers them, so no client call waits forever or fails for a browser that
+// is already being replaced. A Browser.close among them got what it asked
+// for and is answered at once.
+func (run *relayRun) requeueInflight() {
+	reqs := make([]inflight, 0, len(run.inflight))
+	for _, req := range run.inflight {
+		reqs = append(reqs, req)
 	}
 	clear(run.inflight)
+	slices.SortFunc(reqs, func(a, b inflight) int { return cmp.Compare(a.seq, b.seq) })
+	requeued := make([]*transport.Message, 0, len(reqs)+len(run.queue))
+	for _, req := range reqs {
+		h, _ := transport.ScanHead(req.msg.B)
+		if h.Is("Browser.close") && len(h.SessionID) == 0 {
+			run.answerClose(&h)
+			req.msg.Release()
+			continue
+		}
+		requeued = append(requeued, req.msg)
+	}
+	run.queue = append(requeued, run.queue...)
 }
 
 // answerClose answers Browser.close itself: the browser is already gone.
@@ -302,7 +293,10 @@ func (run *relayRun) finish() {
 	for _, m := range run.queue {
 		m.Release()
 	}
-	run.queue = nil
+	for _, req := range run.inflight {
+		req.msg.Release()
+	}
+	run.queue, run.inflight = nil, nil
 	close(run.quit)
 	run.workers.Wait() // both ends are closed: their readers return
 }

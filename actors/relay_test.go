@@ -13,15 +13,14 @@ import (
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
-// crash makes the fake browser exit abruptly on the next message.
-func crashNow(t *testing.T, cl *cdpClient, id int64) cdpMsg {
+// crashNow makes a fake browser started with --fake-crash-after exit on
+// this message, which has no id: nothing is left awaiting an answer, so the
+// relay stays degraded until the client's next request.
+func crashNow(t *testing.T, cl *cdpClient) {
 	t.Helper()
-	cl.send(id, "Browser.getVersion", "", "")
-	m, _ := cl.answer(id) // the relay answers it: the browser went away first
-	if m.Error == nil || !strings.Contains(string(m.Error), "went away") {
-		t.Fatalf("the request the browser died on: %+v, want the relay's error", m)
+	if err := cl.c.WriteMessage(websocket.TextMessage, []byte(`{"method":"Browser.getVersion"}`)); err != nil {
+		t.Fatal(err)
 	}
-	return m
 }
 
 func generation(t *testing.T, inst *Instance) int {
@@ -40,7 +39,7 @@ func TestCrashWithoutWeakSignalDegradesThenRecovers(t *testing.T) {
 	cl.call(1, "Target.setDiscoverTargets", `{"discover":true}`, "")
 	cl.call(2, "Browser.getVersion", "", "")
 	cl.call(3, "Browser.getVersion", "", "")
-	crashNow(t, cl, 3)
+	crashNow(t, cl)
 	waitState(t, inst.Browser, fsm.BrowserIdle) // the client stays connected meanwhile
 	// Browser.close without a weak signal is a request like any other: it
 	// would be queued and recover; use a plain request instead.
@@ -70,17 +69,13 @@ func TestWeakSignalThenCrashShortCircuitsBrowserClose(t *testing.T) {
 	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=2", "--fake-detach-before-crash"), ProxySpec{})
 	cl := dialCDP(t, inst)
 	cl.call(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
-	cl.send(2, "Browser.getVersion", "", "")
-	m, events := cl.answer(2)
-	if m.Error == nil {
-		t.Fatalf("want the relay's error for the request the browser died on, got %+v", m)
-	}
-	if len(events) == 0 || events[0].Method != "Inspector.detached" {
-		t.Fatalf("events %+v, want the weak signals forwarded", events)
+	crashNow(t, cl)
+	if ev := cl.next(); ev.Method != "Inspector.detached" {
+		t.Fatalf("event %+v, want the weak signal forwarded", ev)
 	}
 	waitState(t, inst.Browser, fsm.BrowserIdle)
 	cl.send(-9999, "Browser.close", "", "")
-	m, _ = cl.answer(-9999)
+	m, _ := cl.answer(-9999)
 	if m.Error != nil || string(m.Result) != "{}" {
 		t.Fatalf("Browser.close: %+v, want a synthetic {}", m)
 	}
@@ -175,7 +170,7 @@ func TestBootstrapFailureThenSuccess(t *testing.T) {
 	cl := dialCDP(t, inst)
 	cl.call(1, "Browser.getVersion", "", "")
 	cl.call(2, "Browser.getVersion", "", "")
-	crashNow(t, cl, 3)
+	crashNow(t, cl)
 	m := cl.call(4, "Browser.getVersion", "", "")
 	if m.Error != nil {
 		t.Fatalf("after a failed then a good bootstrap: %s", m.Error)
@@ -190,7 +185,7 @@ func TestBootstrapFailureTwiceClosesWithAReason(t *testing.T) {
 	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=2", "--fake-autoattach-fail"), ProxySpec{})
 	cl := dialCDP(t, inst)
 	cl.call(1, "Browser.getVersion", "", "")
-	crashNow(t, cl, 2)
+	crashNow(t, cl)
 	cl.send(3, "Browser.getVersion", "", "")
 	err := cl.waitClosed()
 	var ce *websocket.CloseError
@@ -225,7 +220,8 @@ func TestClientHangUpInEachState(t *testing.T) {
 	t.Run("degraded", func(t *testing.T) {
 		inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=1"), ProxySpec{})
 		cl := dialCDP(t, inst)
-		crashNow(t, cl, 1)
+		crashNow(t, cl)
+		waitState(t, inst.Browser, fsm.BrowserIdle)
 		cl.c.Close()
 		waitClients(t, inst, 0)
 		if g := generation(t, inst); g != 1 {
@@ -235,7 +231,8 @@ func TestClientHangUpInEachState(t *testing.T) {
 	t.Run("recovering", func(t *testing.T) {
 		inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=1", "--fake-start-delay=1s"), ProxySpec{})
 		cl := dialCDP(t, inst)
-		crashNow(t, cl, 1)
+		crashNow(t, cl)
+		waitState(t, inst.Browser, fsm.BrowserIdle)
 		cl.send(2, "Browser.getVersion", "", "")
 		waitState(t, inst.Browser, fsm.BrowserLaunching)
 		cl.c.Close()
@@ -273,5 +270,35 @@ func TestManyClientsOneRecovery(t *testing.T) {
 	}
 	if g := generation(t, inst); g != 2 {
 		t.Fatalf("generation %d: want one relaunch for all clients", g)
+	}
+}
+
+// A request the browser dies on is not lost: the next browser answers it.
+func TestRequestInFlightAtTheCrashIsAnsweredByTheNextBrowser(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=3"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Browser.getVersion", "", "")
+	cl.call(2, "Browser.getVersion", "", "")
+	if m := cl.call(3, "Browser.getVersion", "", ""); m.Error != nil { // the browser dies on this one
+		t.Fatalf("%+v", m)
+	}
+	if g := generation(t, inst); g != 2 {
+		t.Fatalf("generation %d, want 2: the request was answered by the next browser", g)
+	}
+}
+
+// A Browser.close the browser dies on (a user closing it at that moment)
+// is answered, not sent to a new browser.
+func TestBrowserCloseInFlightIsAnsweredNotReplayed(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=2"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.call(1, "Browser.getVersion", "", "")
+	m := cl.call(-9999, "Browser.close", "", "")
+	if string(m.Result) != "{}" {
+		t.Fatalf("%+v", m)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if st, _ := inst.Browser.Status(testContext(t)); st.Generation != 1 {
+		t.Fatalf("a Browser.close relaunched a browser: %+v", st)
 	}
 }
