@@ -53,6 +53,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	state := NewStateActor(StateSpec{Dir: cfg.StateDir, Log: cfg.Log, State: StateFile{
 		Port: def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
 		Version: cfg.Version, Endpoint: def.Proxy.Endpoint(), WS: def.Proxy.BrowserWS(),
+		Instances: []StateInstance{def.stateRecord()},
 	}})
 	if err := state.Write(); err != nil {
 		l.Close()

@@ -46,3 +46,8 @@ func newInstance(id string, browser BrowserSpec, proxy ProxySpec, l netListener,
 	sup.Add(p)
 	return &Instance{ID: id, Browser: b, Proxy: p, Supervisor: sup, Created: time.Now()}
 }
+
+// stateRecord is the instance as the state files list it.
+func (i *Instance) stateRecord() StateInstance {
+	return StateInstance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS()}
+}

@@ -2,9 +2,11 @@ package actors
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -24,6 +26,8 @@ func (p *ProxyActor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
+	case r.URL.Path == HealthPath:
+		p.serveHealth(w)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
 		p.serveSocket(w, r, browserTarget)
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):
@@ -84,4 +88,20 @@ func (p *ProxyActor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 func (p *ProxyActor) browserUnavailable(w http.ResponseWriter, err error) {
 	p.spec.Log.Error().Err(err).Msg("no browser for a request")
 	http.Error(w, "cdpvisor: the browser is not available: "+err.Error(), http.StatusServiceUnavailable)
+}
+
+// HealthPath answers without launching a browser: wrap and status use it to
+// tell a live coordinator from a stale state file whose port was reused.
+const HealthPath = "/cdpvisor/health"
+
+// Health is the answer on HealthPath.
+type Health struct {
+	PID      int    `json:"pid"`
+	Instance string `json:"instance"`
+	Port     int    `json:"port"`
+}
+
+func (p *ProxyActor) serveHealth(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(Health{PID: os.Getpid(), Instance: p.spec.Instance, Port: p.port})
 }

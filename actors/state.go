@@ -19,13 +19,19 @@ type StateSpec struct {
 // StateActor owns this coordinator's state files: it writes them when it
 // starts and removes them when it stops.
 type StateActor struct {
-	spec StateSpec
-	path string
+	spec    StateSpec
+	path    string
+	mailbox chan any
+}
+
+type setInstances struct {
+	instances []StateInstance
+	reply     chan error
 }
 
 // NewStateActor makes the actor; nothing is written until it is served.
 func NewStateActor(spec StateSpec) *StateActor {
-	return &StateActor{spec: spec, path: StateFileName(spec.Dir, spec.State.PID)}
+	return &StateActor{spec: spec, path: StateFileName(spec.Dir, spec.State.PID), mailbox: make(chan any)}
 }
 
 func (a *StateActor) String() string { return "state " + a.path }
@@ -61,9 +67,27 @@ func (a *StateActor) Serve(ctx context.Context) error {
 			a.spec.Log.Error().Err(err).Msg("state file")
 		}
 	}
-	<-ctx.Done()
-	a.remove()
-	return ctx.Err()
+	for {
+		select {
+		case <-ctx.Done():
+			a.remove()
+			return ctx.Err()
+		case m := <-a.mailbox:
+			if m, ok := m.(setInstances); ok {
+				a.spec.State.Instances = m.instances
+				m.reply <- a.Write()
+			}
+		}
+	}
+}
+
+// SetInstances republishes the state files with this list of instances.
+func (a *StateActor) SetInstances(ctx context.Context, instances []StateInstance) error {
+	reply := make(chan error, 1)
+	if err := send(ctx, a.mailbox, setInstances{instances: instances, reply: reply}); err != nil {
+		return err
+	}
+	return receive(ctx, reply)
 }
 
 // remove deletes our file, and the pointer if it still points at us.

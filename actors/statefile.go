@@ -21,6 +21,16 @@ type StateFile struct {
 	Version   string    `json:"version"`
 	Endpoint  string    `json:"endpoint"`
 	WS        string    `json:"ws"`
+	// Instances lists every instance's endpoint, the default one first.
+	Instances []StateInstance `json:"instances,omitempty"`
+}
+
+// StateInstance is one instance's stable endpoint in a state file.
+type StateInstance struct {
+	ID       string `json:"id"`
+	Port     int    `json:"port"`
+	Endpoint string `json:"endpoint"`
+	WS       string `json:"ws"`
 }
 
 // PointerFile names the file that points at the most recently started
