@@ -11,8 +11,9 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
-// ErrShuttingDown answers requests that arrive while an actor stops.
-var ErrShuttingDown = errors.New("cdpvisor is shutting down")
+// ErrInstanceClosed answers what was pending for an instance when it was
+// closed (by browser_instance close, or because cdpvisor is stopping).
+var ErrInstanceClosed = errors.New("INSTANCE_CLOSED")
 
 // ErrStopped answers a demand whose launch was called off by a stop.
 var ErrStopped = errors.New("the browser was stopped while it was starting")

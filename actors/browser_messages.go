@@ -52,6 +52,9 @@ type BrowserStatus struct {
 	DebugPort   int            `json:"debug_port,omitempty"`
 	StartedAt   *time.Time     `json:"started_at,omitempty"`
 	LastExit    *ExitRecord    `json:"last_exit,omitempty"`
+	// Options are those of the last launch (or the configured ones): a
+	// restart reuses them.
+	Options chrome.LaunchOptions `json:"-"`
 }
 
 // Requests a BrowserActor hears. Each carries its reply channel

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -306,7 +307,7 @@ func (r *browserRun) endpoint() Endpoint {
 func (r *browserRun) status() BrowserStatus {
 	s := BrowserStatus{
 		State: r.machine.State(), Generation: r.gen, Browser: r.opts.Browser, Headless: r.opts.Headless,
-		UserDataDir: r.opts.UserDataDir, LastExit: r.lastExit,
+		UserDataDir: r.opts.UserDataDir, LastExit: r.lastExit, Options: r.opts,
 	}
 	if r.proc != nil {
 		started := r.startedAt
@@ -340,8 +341,9 @@ func (r *browserRun) shutdown() {
 		}
 	}
 	close(r.quit)
-	r.failWaiters(ErrShuttingDown)
-	r.answerStops(ErrShuttingDown)
+	closed := fmt.Errorf("%w: instance %s was closed while the request was pending", ErrInstanceClosed, r.a.spec.Instance)
+	r.failWaiters(closed)
+	r.answerStops(closed)
 	r.log.Debug().Msg("browser actor stopped")
 }
 

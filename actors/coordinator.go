@@ -14,12 +14,14 @@ import (
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
 type CoordinatorConfig struct {
-	Port         int                  // the default instance's endpoint port (0 = any free port)
-	Launch       chrome.LaunchOptions // how the default instance launches its browser
-	StateDir     string
-	AllowOrigins []string
-	Version      string
-	Log          zerolog.Logger
+	Port          int                  // the default instance's endpoint port (0 = any free port)
+	Launch        chrome.LaunchOptions // how the default instance launches its browser
+	StateDir      string
+	AllowOrigins  []string
+	InstancePorts PortRange // ports for extra instances; zero: any free port
+	MaxInstances  int       // 0 = 99
+	Version       string
+	Log           zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -31,6 +33,7 @@ type Coordinator struct {
 	registry *Registry
 	state    *StateActor
 	def      *Instance
+	hook     suture.EventHook
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -38,6 +41,9 @@ type Coordinator struct {
 func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.StateDir == "" {
 		cfg.StateDir = DefaultStateDir()
+	}
+	if cfg.MaxInstances <= 0 {
+		cfg.MaxInstances = 99
 	}
 	l, err := Listen(cfg.Port)
 	if err != nil {
@@ -60,10 +66,10 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	root := suture.New("cdpvisor", suture.Spec{EventHook: hook, Timeout: 25 * time.Second})
-	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(), state: state, def: def}
+	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: state, def: def, hook: hook}
 	root.Add(c.state)
 	root.Add(c.registry)
-	root.Add(def.Supervisor)
+	def.token = root.Add(def.Supervisor)
 	return c, nil
 }
 
@@ -79,11 +85,7 @@ func (c *Coordinator) StatePath() string { return c.state.Path() }
 // Run serves the tree until ctx is done and everything in it has stopped:
 // browsers ended, listeners closed, state files removed.
 func (c *Coordinator) Run(ctx context.Context) error {
-	done := c.root.ServeBackground(ctx)
-	if err := c.registry.Add(ctx, c.def); err != nil && ctx.Err() == nil {
-		c.cfg.Log.Error().Err(err).Msg("register the default instance")
-	}
-	err := <-done
+	err := <-c.root.ServeBackground(ctx)
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil
 	}

@@ -18,6 +18,7 @@ type Instance struct {
 	Proxy      *ProxyActor
 	Supervisor *suture.Supervisor
 	Created    time.Time
+	token      suture.ServiceToken // in the coordinator's tree, to remove it
 }
 
 // NewInstanceID returns inst_<unix-ms>_<6 random [a-z0-9]>.

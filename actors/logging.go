@@ -8,8 +8,8 @@ import (
 	"github.com/thejerf/suture/v4"
 )
 
-// stdLogger routes a standard-library logger (net/http's) into zerolog.
-func stdLogger(l zerolog.Logger) *log.Logger {
+// StdLogger routes a standard-library logger (net/http's) into zerolog.
+func StdLogger(l zerolog.Logger) *log.Logger {
 	return log.New(lineWriter{l}, "", 0)
 }
 

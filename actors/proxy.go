@@ -121,7 +121,7 @@ func (p *ProxyActor) Serve(ctx context.Context) error {
 		Handler:           p,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          stdLogger(p.spec.Log),
+		ErrorLog:          StdLogger(p.spec.Log),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(keepOpen{p.listener}) }()

@@ -2,7 +2,9 @@ package actors
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -41,7 +43,7 @@ func (p *ProxyActor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (p *ProxyActor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
 	if err != nil {
-		p.browserUnavailable(w, err)
+		p.browserUnavailable(w, r, err)
 		return
 	}
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, "http://"+ep.HostPort+r.URL.RequestURI(), r.Body)
@@ -85,7 +87,12 @@ func (p *ProxyActor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(w, bytes.NewReader(body))
 }
 
-func (p *ProxyActor) browserUnavailable(w http.ResponseWriter, err error) {
+func (p *ProxyActor) browserUnavailable(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The endpoint is closing under the request (its instance was
+		// closed, or cdpvisor is stopping).
+		err = fmt.Errorf("%w: instance %s was closed while the request was pending", ErrInstanceClosed, p.spec.Instance)
+	}
 	p.spec.Log.Error().Err(err).Msg("no browser for a request")
 	http.Error(w, "cdpvisor: the browser is not available: "+err.Error(), http.StatusServiceUnavailable)
 }

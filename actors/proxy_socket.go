@@ -33,7 +33,7 @@ func (p *ProxyActor) serveSocket(w http.ResponseWriter, r *http.Request, target 
 	}
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
 	if err != nil {
-		p.browserUnavailable(w, err)
+		p.browserUnavailable(w, r, err)
 		return
 	}
 	url := ep.WSURL

@@ -13,17 +13,25 @@ type netListener = net.Listener
 // by port, the first (oldest) one, and all.
 type Registry struct {
 	mailbox chan any
+	byID    map[string]*Instance // touched only by Serve; kept across a restart of it
 }
 
-// NewRegistry makes an empty registry; it answers once served.
-func NewRegistry() *Registry { return &Registry{mailbox: make(chan any)} }
+// NewRegistry makes a registry holding the given instances (the default
+// one, so lookups find it from the start); it answers once served.
+func NewRegistry(initial ...*Instance) *Registry {
+	g := &Registry{mailbox: make(chan any), byID: map[string]*Instance{}}
+	for _, inst := range initial {
+		g.byID[inst.ID] = inst
+	}
+	return g
+}
 
 func (g *Registry) String() string { return "registry" }
 
 type (
-	registryAdd struct {
-		inst  *Instance
-		reply chan error
+	registryCreate struct {
+		build func(existing []*Instance) (*Instance, error)
+		reply chan createResult
 	}
 	registryRemove struct {
 		id    string
@@ -37,13 +45,25 @@ type (
 	}
 )
 
-// Add registers inst; its id and port must be new.
-func (g *Registry) Add(ctx context.Context, inst *Instance) error {
-	reply := make(chan error, 1)
-	if err := send(ctx, g.mailbox, registryAdd{inst: inst, reply: reply}); err != nil {
-		return err
+type createResult struct {
+	inst *Instance
+	err  error
+}
+
+// Create builds and registers an instance. build runs inside the registry,
+// one at a time, so it can choose a port and check the limit against the
+// instances that exist without racing another Create.
+func (g *Registry) Create(ctx context.Context, build func(existing []*Instance) (*Instance, error)) (*Instance, error) {
+	reply := make(chan createResult, 1)
+	if err := send(ctx, g.mailbox, registryCreate{build: build, reply: reply}); err != nil {
+		return nil, err
 	}
-	return receive(ctx, reply)
+	select {
+	case r := <-reply:
+		return r.inst, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Remove unregisters the instance with id and returns it (nil if unknown).
@@ -111,15 +131,19 @@ func (g *Registry) one(ctx context.Context, q registryFind) (*Instance, bool) {
 
 // Serve answers until ctx is done.
 func (g *Registry) Serve(ctx context.Context) error {
-	byID := map[string]*Instance{}
+	byID := g.byID
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case m := <-g.mailbox:
 			switch m := m.(type) {
-			case registryAdd:
-				m.reply <- addInstance(byID, m.inst)
+			case registryCreate:
+				inst, err := m.build(findInstances(byID, registryFind{all: true}))
+				if err == nil {
+					err = addInstance(byID, inst)
+				}
+				m.reply <- createResult{inst: inst, err: err}
 			case registryRemove:
 				inst := byID[m.id]
 				delete(byID, m.id)

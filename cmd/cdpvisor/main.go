@@ -16,6 +16,7 @@ const usage = `cdpvisor supervises Chromium-family browsers behind stable CDP en
 
 Usage:
   cdpvisor serve [flags]          run the supervisor with its stable endpoint (prints it on stdout)
+  cdpvisor mcp [flags]            the same supervisor plus an MCP server on stdin/stdout
   cdpvisor browsers [--json]      list installed Chromium-family browsers
   cdpvisor version                print the version
 
@@ -49,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		err = runServe(args[1:], stdout, stderr)
+	case "mcp":
+		err = runMCP(args[1:], os.Stdin, stdout, stderr)
 	case "browsers":
 		err = runBrowsers(args[1:], stdout, stderr)
 	case "version", "--version":

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cdpvisor/cdpvisor/actors"
+)
+
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var f supervisorFlags
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	f.register(fs)
+	instancePorts := fs.String("instance-ports", "", "port range for extra instances, e.g. 3301-3399 (default: any free port)")
+	maxInstances := fs.Int("max-instances", 99, "most instances at once, the default one included")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	cfg, err := f.coordinatorConfig(stderr)
+	if err != nil {
+		return err
+	}
+	if *instancePorts != "" {
+		if cfg.InstancePorts, err = actors.ParsePortRange(*instancePorts); err != nil {
+			return usageErr("--instance-ports: %w", err)
+		}
+	}
+	if *maxInstances < 1 {
+		return usageErr("--max-instances %d: want at least 1", *maxInstances)
+	}
+	cfg.MaxInstances = *maxInstances
+	c, err := actors.NewCoordinator(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	ran := make(chan error, 1)
+	go func() { ran <- c.Run(ctx) }()
+	cfg.Log.Info().Str("endpoint", c.Default().Proxy.Endpoint()).Str("state", c.StatePath()).
+		Msg("MCP server on stdio; the browser starts on the first request")
+
+	stdio := server.NewStdioServer(newMCPServer(c, cfg.Log))
+	stdio.SetErrorLogger(actors.StdLogger(cfg.Log))
+	// Listen returns at stdin EOF (the host went away) or when ctx ends
+	// (a signal); it is called once: its reader cannot be restarted.
+	if err := stdio.Listen(ctx, stdin, stdout); err != nil && ctx.Err() == nil {
+		cfg.Log.Error().Err(err).Msg("MCP stdio")
+	}
+	stop()
+	err = <-ran
+	cfg.Log.Info().Msg("stopped")
+	return err
+}
