@@ -43,6 +43,7 @@ var defaultFlags = []flag{
 	{"metrics-recording-only", ""},
 	{"mute-audio", ""},
 	{"disable-component-update", ""},
+	{"disable-breakpad", ""}, // no crashpad helpers outliving the browser, nothing in ~/.config
 }
 
 // runningAsRoot is a variable so tests can pretend.
