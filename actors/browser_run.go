@@ -47,13 +47,20 @@ func newBrowserRun(a *BrowserActor, ctx context.Context) *browserRun {
 	}
 	r.machine = fsm.NewBrowserMachine(func(t fsm.Transition) {
 		ev := r.log.Info().Str("machine", "browser").Str("event", t.Event).Str("from", t.From).Str("runtimeState", t.To).
-			Int("generation", r.gen).Str("ownership", "launched").Str("userDataDir", r.profileDir())
+			Int("generation", r.gen).Str("ownership", r.ownership()).Str("userDataDir", r.profileDir())
 		if r.proc != nil {
 			ev = ev.Int("pid", r.proc.Pid).Int("resolvedDebugPort", r.proc.Port)
 		}
 		ev.Msg("browser state")
 	})
 	return r
+}
+
+func (r *browserRun) ownership() string {
+	if r.proc != nil && r.proc.Attached {
+		return "attached"
+	}
+	return "launched"
 }
 
 func (r *browserRun) profileDir() string {
@@ -142,7 +149,7 @@ func (r *browserRun) startLaunch() {
 	r.cancelLaunch = cancel
 	gen, opts, log := r.gen, r.opts, r.log.With().Int("generation", r.gen).Logger()
 	r.go_(func() any {
-		proc, err := chrome.Start(ctx, opts, func(line string) { log.Debug().Str("stderr", line).Msg("browser") })
+		proc, err := chrome.StartOrAttach(ctx, opts, func(line string) { log.Debug().Str("stderr", line).Msg("browser") })
 		return launchDone{gen: gen, proc: proc, err: err}
 	})
 }
@@ -231,7 +238,10 @@ func (r *browserRun) watchExit() {
 func (r *browserRun) exited() {
 	proc := r.proc
 	cause := "exited with code " + itoa(proc.ExitCode())
-	if proc.ExitCode() < 0 {
+	switch {
+	case proc.Attached:
+		cause = "the attached browser stopped answering"
+	case proc.ExitCode() < 0:
 		cause = "killed: " + errString(proc.ExitErr())
 	}
 	r.lastExit = &ExitRecord{At: time.Now(), Generation: r.gen, Cause: cause}
@@ -300,7 +310,7 @@ func (r *browserRun) endpoint() Endpoint {
 	p := r.proc
 	return Endpoint{
 		Instance: r.a.spec.Instance, Generation: r.gen, Pid: p.Pid, WSURL: p.WSURL, HostPort: p.HostPort,
-		UserDataDir: p.UserDataDir, TempProfile: p.TempProfile, Browser: p.Browser, Ownership: "launched",
+		UserDataDir: p.UserDataDir, TempProfile: p.TempProfile, Browser: p.Browser, Ownership: r.ownership(),
 	}
 }
 

@@ -38,6 +38,7 @@ type Process struct {
 	Port        int
 	UserDataDir string
 	TempProfile bool // UserDataDir was created by cdpvisor and is removed by Stop
+	Attached    bool // cdpvisor found it running: it is never killed, its profile never removed
 
 	scratch string // the launch's own temporary directory
 	cmd     *exec.Cmd
@@ -49,6 +50,7 @@ type Process struct {
 
 	stopOnce sync.Once
 	stopErr  error
+	stopPoll chan struct{} // attached: ends the liveness poll
 }
 
 // Exited is closed when the browser process has exited.
@@ -59,6 +61,9 @@ func (p *Process) ExitErr() error { return p.exitErr }
 
 // ExitCode is the exit code, or -1 when it died of a signal or still runs.
 func (p *Process) ExitCode() int {
+	if p.Attached {
+		return -1
+	}
 	select {
 	case <-p.exited:
 		return p.cmd.ProcessState.ExitCode()
@@ -68,7 +73,12 @@ func (p *Process) ExitCode() int {
 }
 
 // StderrTail returns the last lines the browser wrote to stderr.
-func (p *Process) StderrTail() []string { return p.stderr.lines() }
+func (p *Process) StderrTail() []string {
+	if p.stderr == nil {
+		return nil
+	}
+	return p.stderr.lines()
+}
 
 // Start launches a browser and returns once it is ready: the DevTools line
 // was seen and /json/version answers. On failure nothing is left behind:
@@ -206,6 +216,11 @@ func (p *Process) Stop() error {
 }
 
 func (p *Process) stop() error {
+	if p.Attached {
+		close(p.stopPoll) // let go; never kill what cdpvisor did not start
+		<-p.exited
+		return nil
+	}
 	if !p.waitExit(0) {
 		_ = endGroup(p.Pid, false)
 		if !p.waitExit(p.grace) {
