@@ -22,6 +22,7 @@ var ErrStopped = errors.New("the browser was stopped while it was starting")
 type BrowserSpec struct {
 	Instance string
 	Launch   chrome.LaunchOptions // the options of the first launch
+	Watchdog chan<- any           // where BrowserReady and BrowserExited go for the WatchdogActor (nil: none)
 	Log      zerolog.Logger
 }
 

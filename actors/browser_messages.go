@@ -15,6 +15,8 @@ type Endpoint struct {
 	HostPort    string // the browser's debugging host:port
 	UserDataDir string
 	TempProfile bool
+	TempDir     string // the launch's own temporary directory ("" when attached)
+	Headless    bool
 	Browser     chrome.Browser
 	Ownership   string // "launched" or "attached"
 }

@@ -297,6 +297,15 @@ func (r *browserRun) failWaiters(err error) {
 }
 
 func (r *browserRun) publish(ev any) {
+	if w := r.a.spec.Watchdog; w != nil {
+		// Not dropped, unlike a subscriber's copy: a missed BrowserReady is a
+		// browser without a watchdog.
+		select {
+		case w <- ev:
+		case <-time.After(5 * time.Second):
+			r.log.Error().Msg("the watchdog actor does not listen; browser event lost")
+		}
+	}
 	for ch := range r.subscribers {
 		select {
 		case ch <- ev:
@@ -310,7 +319,8 @@ func (r *browserRun) endpoint() Endpoint {
 	p := r.proc
 	return Endpoint{
 		Instance: r.a.spec.Instance, Generation: r.gen, Pid: p.Pid, WSURL: p.WSURL, HostPort: p.HostPort,
-		UserDataDir: p.UserDataDir, TempProfile: p.TempProfile, Browser: p.Browser, Ownership: r.ownership(),
+		UserDataDir: p.UserDataDir, TempProfile: p.TempProfile, TempDir: p.TempDir(), Headless: r.opts.Headless,
+		Browser: p.Browser, Ownership: r.ownership(),
 	}
 }
 
@@ -348,6 +358,7 @@ func (r *browserRun) shutdown() {
 			if m.err != nil {
 				r.log.Error().Err(m.err).Msg("browser cleanup")
 			}
+			r.publish(BrowserExited{Instance: r.a.spec.Instance, Generation: m.gen, Planned: true})
 		}
 	}
 	close(r.quit)

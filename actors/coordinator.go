@@ -20,8 +20,11 @@ type CoordinatorConfig struct {
 	AllowOrigins  []string
 	InstancePorts PortRange // ports for extra instances; zero: any free port
 	MaxInstances  int       // 0 = 99
-	Version       string
-	Log           zerolog.Logger
+	// WatchdogExe is the cdpvisor executable that guards each launched
+	// browser against this process being killed; "" runs no watchdogs.
+	WatchdogExe string
+	Version     string
+	Log         zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -34,6 +37,7 @@ type Coordinator struct {
 	state    *StateActor
 	def      *Instance
 	hook     suture.EventHook
+	watchdog chan<- any // nil without watchdogs
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -45,15 +49,23 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.MaxInstances <= 0 {
 		cfg.MaxInstances = 99
 	}
+	// What coordinators killed before us (watchdogs included) left behind.
+	Reap(cfg.StateDir, os.TempDir(), cfg.Log)
 	l, err := Listen(cfg.Port)
 	if err != nil {
 		return nil, err
 	}
 	hook := SupervisorHook(cfg.Log)
+	var watchdog *WatchdogActor
+	var watchdogEvents chan<- any
+	if cfg.WatchdogExe != "" {
+		watchdog = NewWatchdogActor(WatchdogActorSpec{Exe: cfg.WatchdogExe, StateFile: StateFileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
+		watchdogEvents = watchdog.Events()
+	}
 	id := NewInstanceID(time.Now())
 	log := cfg.Log.With().Str("instance", id).Logger()
 	def := newInstance(id,
-		BrowserSpec{Instance: id, Launch: cfg.Launch, Log: log},
+		BrowserSpec{Instance: id, Launch: cfg.Launch, Watchdog: watchdogEvents, Log: log},
 		ProxySpec{Instance: id, AllowOrigins: cfg.AllowOrigins, Log: log},
 		l, hook)
 	state := NewStateActor(StateSpec{Dir: cfg.StateDir, Log: cfg.Log, State: StateFile{
@@ -66,9 +78,12 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	root := suture.New("cdpvisor", suture.Spec{EventHook: hook, Timeout: 25 * time.Second})
-	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: state, def: def, hook: hook}
+	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: state, def: def, hook: hook, watchdog: watchdogEvents}
 	root.Add(c.state)
 	root.Add(c.registry)
+	if watchdog != nil {
+		root.Add(watchdog)
+	}
 	def.token = root.Add(def.Supervisor)
 	return c, nil
 }

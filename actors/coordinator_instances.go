@@ -35,7 +35,7 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		id := NewInstanceID(time.Now())
 		log := c.cfg.Log.With().Str("instance", id).Logger()
 		return newInstance(id,
-			BrowserSpec{Instance: id, Launch: req.Launch, Log: log},
+			BrowserSpec{Instance: id, Launch: req.Launch, Watchdog: c.watchdog, Log: log},
 			ProxySpec{Instance: id, AllowOrigins: c.cfg.AllowOrigins, Log: log},
 			l, c.hook), nil
 	})

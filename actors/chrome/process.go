@@ -72,6 +72,10 @@ func (p *Process) ExitCode() int {
 	}
 }
 
+// TempDir is the launch's own temporary directory (profile, $TMPDIR), ""
+// for an attached browser.
+func (p *Process) TempDir() string { return p.scratch }
+
 // StderrTail returns the last lines the browser wrote to stderr.
 func (p *Process) StderrTail() []string {
 	if p.stderr == nil {

@@ -54,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runMCP(args[1:], os.Stdin, stdout, stderr)
 	case "browsers":
 		err = runBrowsers(args[1:], stdout, stderr)
+	case "watchdog":
+		err = runWatchdog(args[1:], stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, version)
 	case "help", "-h", "--help":

@@ -129,7 +129,18 @@ func (s *served) stop(t *testing.T) error {
 }
 
 // browsers lists the browser processes serve launched (its direct children).
-func (s *served) browsers() []int { return chrometest.Children(s.cmd.Process.Pid) }
+func (s *served) browsers() []int { return browserChildren(s.cmd.Process.Pid) }
+
+// browserChildren lists a coordinator's children but its watchdogs.
+func browserChildren(coordinator int) []int {
+	var out []int
+	for _, pid := range chrometest.Children(coordinator) {
+		if !strings.Contains(chrometest.Cmdline(pid), " watchdog ") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
 
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()

@@ -43,6 +43,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer stop()
 	ran := make(chan error, 1)
 	go func() { ran <- c.Run(ctx) }()
+	go watchParent(ctx, func() {
+		cfg.Log.Warn().Msg("the host process is gone; shutting down")
+		stop()
+	})
 	cfg.Log.Info().Str("endpoint", c.Default().Proxy.Endpoint()).Str("state", c.StatePath()).
 		Msg("MCP server on stdio; the browser starts on the first request")
 

@@ -83,8 +83,13 @@ type mcpProcess struct {
 
 func startMCP(t *testing.T, stateDir string) *mcpProcess {
 	t.Helper()
+	return startMCPWith(t, stateDir, chrometest.FakeBrowser(t))
+}
+
+func startMCPWith(t *testing.T, stateDir, browser string) *mcpProcess {
+	t.Helper()
 	p := &mcpProcess{stderr: &syncBuffer{}}
-	p.cmd = exec.Command(binary, "mcp", "--browser", chrometest.FakeBrowser(t), "--state-dir", stateDir)
+	p.cmd = exec.Command(binary, "mcp", "--browser", browser, "--state-dir", stateDir)
 	p.cmd.Stderr = p.stderr
 	p.stdin, _ = p.cmd.StdinPipe()
 	stdout, _ := p.cmd.StdoutPipe()
@@ -127,7 +132,7 @@ func TestMCPExitsCleanly(t *testing.T) {
 			stateDir := t.TempDir()
 			p := startMCP(t, stateDir)
 			p.request(t, 2, "tools/call", `{"name":"coordinator_launch_browser","arguments":{}}`)
-			browsers := chrometest.Children(p.cmd.Process.Pid)
+			browsers := browserChildren(p.cmd.Process.Pid)
 			if len(browsers) != 1 {
 				t.Fatalf("browsers %v, want one", browsers)
 			}

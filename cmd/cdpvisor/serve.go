@@ -64,6 +64,7 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 		StateDir:     f.stateDir,
 		AllowOrigins: f.allowOrigins,
 		Version:      version,
+		WatchdogExe:  watchdogExe(),
 		Log:          log,
 	}, nil
 }

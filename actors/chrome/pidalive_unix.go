@@ -1,0 +1,17 @@
+//go:build !windows
+
+package chrome
+
+import (
+	"errors"
+	"syscall"
+)
+
+// PidAlive reports whether a process with this pid exists.
+func PidAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

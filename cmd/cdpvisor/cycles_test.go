@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+)
+
+// Fifty launch/stop cycles with watchdogs leave no watchdog, browser,
+// profile or goroutine behind.
+func TestFiftyLaunchStopCyclesLeaveNothing(t *testing.T) {
+	before := runtime.NumGoroutine()
+	stateDir := t.TempDir()
+	c, err := actors.NewCoordinator(actors.CoordinatorConfig{
+		Launch: chrome.LaunchOptions{
+			Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+			Headless: true, StopGrace: time.Second,
+		},
+		StateDir: stateDir, WatchdogExe: binary, Version: version, Log: zerolog.Nop(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- c.Run(ctx) }()
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			cancel()
+			<-ran
+		}
+	})
+	for i := 0; i < 50; i++ {
+		ep, err := c.LaunchBrowser(ctx, "", actors.LaunchChange{}, nil)
+		if err != nil {
+			t.Fatalf("cycle %d: %v", i, err)
+		}
+		if i == 0 {
+			// The watchdog starts right after the browser is ready.
+			for end := time.Now().Add(2 * time.Second); len(watchdogs()) == 0 && time.Now().Before(end); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if w := watchdogs(); len(w) != 1 {
+				t.Fatalf("watchdogs %v for one browser, want exactly one", w)
+			}
+		}
+		if _, err := c.StopBrowser(ctx, ""); err != nil {
+			t.Fatalf("cycle %d: %v", i, err)
+		}
+		if chrometest.Alive(ep.Pid) {
+			t.Fatalf("cycle %d: browser %d still alive after stop", i, ep.Pid)
+		}
+	}
+	cancel()
+	stopped = true
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(3 * time.Second); len(watchdogs()) > 0 && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if w := watchdogs(); len(w) != 0 {
+		t.Fatalf("watchdogs left: %v", w)
+	}
+	if dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("cdpv-%d-*", os.Getpid()))); len(dirs) != 0 {
+		t.Fatalf("profiles left: %v", dirs)
+	}
+	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
+		t.Fatalf("state files left: %v", left)
+	}
+	var after int
+	for end := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if after = runtime.NumGoroutine(); after <= before+2 || time.Now().After(end) {
+			break
+		}
+	}
+	if after > before+2 {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("goroutines: %d before, %d after:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// watchdogs lists this test run's watchdog processes.
+func watchdogs() []int {
+	var out []int
+	for _, pid := range chrometest.MarkedProcesses(chrometest.RunMarker()) {
+		if strings.Contains(chrometest.Cmdline(pid), " watchdog ") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

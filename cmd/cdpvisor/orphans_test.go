@@ -1,0 +1,275 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+)
+
+// leftovers lists what a coordinator with pid left: its temporary
+// directories and its state files.
+func leftovers(pid int, stateDir string) []string {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("cdpv-%d-*", pid)))
+	states, _ := filepath.Glob(filepath.Join(stateDir, "*"))
+	return append(dirs, states...)
+}
+
+// waitClean waits up to 2 s for the browser to be gone and nothing left.
+func waitClean(t *testing.T, browser, coordinator int, stateDir string) {
+	t.Helper()
+	end := time.Now().Add(2 * time.Second)
+	for chrometest.Alive(browser) || len(leftovers(coordinator, stateDir)) > 0 {
+		if time.Now().After(end) {
+			t.Fatalf("2 s after the kill: browser alive %v, left %v", chrometest.Alive(browser), leftovers(coordinator, stateDir))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func wsOf(endpoint string) string {
+	u, _ := url.Parse(endpoint)
+	return "ws://" + u.Host + "/devtools/browser"
+}
+
+// kill -9 of the coordinator, with a client connected: its watchdog ends
+// the browser and removes the profile and the state file within 2 s.
+func TestKillNineOfTheCoordinatorLeavesNothing(t *testing.T) {
+	chromium := chrometest.Chromium(t)
+	t.Run("serve", func(t *testing.T) {
+		stateDir := t.TempDir()
+		s := startServe(t, nil, "--browser", chromium, "--state-dir", stateDir)
+		client, _, err := websocket.DefaultDialer.Dial(wsOf(s.endpoint), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer client.Close()
+		browser := onlyBrowser(t, s.cmd.Process.Pid, chromium)
+		_ = s.cmd.Process.Kill()
+		waitClean(t, browser, s.cmd.Process.Pid, stateDir)
+	})
+	t.Run("mcp", func(t *testing.T) {
+		stateDir := t.TempDir()
+		p := startMCPWith(t, stateDir, chromium)
+		p.request(t, 2, "tools/call", `{"name":"coordinator_launch_browser","arguments":{}}`)
+		browser := onlyBrowser(t, p.cmd.Process.Pid, chromium)
+		_ = p.cmd.Process.Kill()
+		waitClean(t, browser, p.cmd.Process.Pid, stateDir)
+	})
+}
+
+// onlyBrowser returns the one browser process a coordinator launched.
+func onlyBrowser(t *testing.T, coordinator int, exe string) int {
+	t.Helper()
+	browsers := browserChildren(coordinator)
+	if len(browsers) != 1 {
+		t.Fatalf("children of %d: %v, want one browser", coordinator, browsers)
+	}
+	return browsers[0]
+}
+
+// watchdogOf returns the watchdog process guarding browser.
+func watchdogOf(t *testing.T, coordinator, browser int) int {
+	t.Helper()
+	for _, pid := range chrometest.Children(coordinator) {
+		if strings.Contains(chrometest.Cmdline(pid), fmt.Sprintf("watchdog --browser-pid %d ", browser)) {
+			return pid
+		}
+	}
+	t.Fatalf("no watchdog for browser %d among %v", browser, chrometest.Children(coordinator))
+	return 0
+}
+
+// runWatchdogFor starts `cdpvisor watchdog` for a process and then drops
+// its pipe as a dying coordinator would; it returns once the watchdog ended.
+func runWatchdogFor(t *testing.T, pid int, exe, profile string, headless bool) {
+	t.Helper()
+	r, w, _ := os.Pipe()
+	args := []string{"watchdog", "--browser-pid", fmt.Sprint(pid), "--exe", exe, "--user-data-dir", profile, "--coordinator-pid", "1"}
+	if headless {
+		args = append(args, "--headless")
+	}
+	cmd := exec.Command(binary, args...)
+	cmd.ExtraFiles = []*os.File{r}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	w.Close() // EOF without the release byte: "the coordinator died"
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("watchdog: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("watchdog did not finish")
+	}
+}
+
+// A pid reused by an unrelated process is not killed; the browser it was
+// launched for is (the control that shows the check can fail).
+func TestWatchdogChecksItIsStillTheBrowser(t *testing.T) {
+	fake := chrometest.FakeBrowser(t)
+	profile := t.TempDir()
+	unrelated := exec.Command("sleep", "30")
+	if err := unrelated.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = unrelated.Process.Kill(); _ = unrelated.Wait() }()
+	runWatchdogFor(t, unrelated.Process.Pid, fake, profile, true)
+	if !chrometest.Alive(unrelated.Process.Pid) {
+		t.Fatal("the watchdog killed an unrelated process that had the browser's pid")
+	}
+
+	for _, c := range []struct {
+		name     string
+		args     []string
+		headless bool
+		killed   bool
+	}{
+		{"headless browser", []string{"--headless=new"}, true, true},
+		{"headed, watchdog expects headless", nil, true, false},
+		{"another profile", []string{"--headless=new"}, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			own := t.TempDir()
+			browserProfile := own
+			if c.name == "another profile" {
+				browserProfile = t.TempDir()
+			}
+			b := exec.Command(fake, append([]string{"--user-data-dir=" + browserProfile}, c.args...)...)
+			b.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := b.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			go func() { _ = b.Wait(); close(exited) }()
+			defer func() { _ = b.Process.Kill(); <-exited }()
+			time.Sleep(100 * time.Millisecond)
+			runWatchdogFor(t, b.Process.Pid, fake, own, c.headless)
+			select {
+			case <-exited:
+				if !c.killed {
+					t.Fatal("killed a process that is not the guarded browser")
+				}
+			case <-time.After(time.Second):
+				if c.killed {
+					t.Fatal("the guarded browser survived its watchdog")
+				}
+			}
+		})
+	}
+}
+
+// A browser the coordinator attached to (a user's, on their profile)
+// survives the coordinator's death.
+func TestAttachedBrowserSurvivesTheCoordinator(t *testing.T) {
+	fake := chrometest.FakeBrowser(t)
+	profile := t.TempDir()
+	outside := exec.Command(fake, "--remote-debugging-port=0", "--user-data-dir="+profile, "--headless=new")
+	if err := outside.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = outside.Process.Kill(); _ = outside.Wait() }()
+	waitFile(t, filepath.Join(profile, "DevToolsActivePort"))
+	stateDir := t.TempDir()
+	s := startServe(t, nil, "--browser", fake, "--user-data-dir", profile, "--state-dir", stateDir, "--log-format", "json")
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	if !strings.Contains(s.stderr.String(), `"ownership":"attached"`) {
+		t.Fatalf("not attached:\n%s", s.stderr.String())
+	}
+	_ = s.cmd.Process.Kill()
+	time.Sleep(2 * time.Second)
+	if !chrometest.Alive(outside.Process.Pid) {
+		t.Fatal("the attached browser died with the coordinator")
+	}
+	if _, err := os.Stat(profile); err != nil {
+		t.Fatal("the attached browser's profile was removed")
+	}
+}
+
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s never appeared", path)
+		}
+	}
+}
+
+// When the watchdog was killed too, the next coordinator's start-up reaper
+// cleans what the dead one left.
+func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
+	fake := chrometest.FakeBrowser(t)
+	stateDir := t.TempDir()
+	s := startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	browser := onlyBrowser(t, s.cmd.Process.Pid, fake)
+	wd := watchdogOf(t, s.cmd.Process.Pid, browser)
+	_ = syscall.Kill(wd, syscall.SIGKILL)
+	waitGone(t, wd)
+	_ = s.cmd.Process.Kill()
+	_ = <-s.done
+	s.done <- nil
+	time.Sleep(500 * time.Millisecond)
+	if !chrometest.Alive(browser) || len(leftovers(s.cmd.Process.Pid, stateDir)) == 0 {
+		t.Fatalf("nothing was left to reap (browser alive %v, left %v): the test proves nothing", chrometest.Alive(browser), leftovers(s.cmd.Process.Pid, stateDir))
+	}
+	startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
+	waitClean(t, browser, s.cmd.Process.Pid, filepath.Join(stateDir, "none"))
+	states, _ := filepath.Glob(filepath.Join(stateDir, fmt.Sprintf("coordinator-%d.json", s.cmd.Process.Pid)))
+	if len(states) != 0 {
+		t.Fatalf("the dead coordinator's state file is still there: %v", states)
+	}
+}
+
+// cdpvisor mcp shuts down when its host dies without closing its stdin.
+func TestMCPStopsWhenItsParentDies(t *testing.T) {
+	fake := chrometest.FakeBrowser(t)
+	stateDir := t.TempDir()
+	// A background job's stdin is /dev/null unless saved first.
+	host := exec.Command("sh", "-c", fmt.Sprintf("exec 3<&0; %s mcp --browser %s --state-dir %s <&3 3<&- & wait", binary, fake, stateDir))
+	stdin, _ := host.StdinPipe() // held open by the test: no EOF for the server
+	defer stdin.Close()
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var server int
+	for end := time.Now().Add(5 * time.Second); server == 0; time.Sleep(20 * time.Millisecond) {
+		if kids := chrometest.Children(host.Process.Pid); len(kids) == 1 {
+			server = kids[0]
+		}
+		if time.Now().After(end) {
+			t.Fatal("the server did not start")
+		}
+	}
+	waitFile(t, filepath.Join(stateDir, "state.json"))
+	_ = host.Process.Kill()
+	_ = host.Wait()
+	for end := time.Now().Add(5 * time.Second); chrometest.Alive(server); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			_ = syscall.Kill(server, syscall.SIGKILL)
+			t.Fatal("cdpvisor mcp outlived its host")
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
+		t.Fatalf("state files left: %v", left)
+	}
+}
