@@ -18,6 +18,7 @@ Usage:
   cdpvisor serve [flags]          run the supervisor with its stable endpoint (prints it on stdout)
   cdpvisor mcp [flags]            the same supervisor plus an MCP server on stdin/stdout
   cdpvisor browsers [--json]      list installed Chromium-family browsers
+  cdpvisor wrap [flags] -- CMD …  run a child MCP server against the running coordinator
   cdpvisor version                print the version
 
 Run 'cdpvisor COMMAND --help' for a command's flags.
@@ -54,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runMCP(args[1:], os.Stdin, stdout, stderr)
 	case "browsers":
 		err = runBrowsers(args[1:], stdout, stderr)
+	case "wrap":
+		err = runWrap(args[1:], stdout, stderr)
 	case "watchdog":
 		err = runWatchdog(args[1:], stderr)
 	case "version", "--version":

@@ -1,0 +1,40 @@
+//go:build !windows
+
+package main
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// wrapSignals are the signals wrap passes on to its child.
+var wrapSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// processAlive reports whether pid exists (possibly owned by someone else).
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// forwardSignal passes sig on to the child.
+func forwardSignal(p *os.Process, sig os.Signal) error { return p.Signal(sig) }
+
+// signalExitCode is the shell's code for dying of sig: 128+N.
+func signalExitCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+// childExitCode is the child's exit code, or 128+N when signal N ended it.
+func childExitCode(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors"
+)
+
+// wrapFlags are wrap's own flags plus the supervisor flags, which only
+// matter with --standalone (and --state-dir, which both use).
+type wrapFlags struct {
+	supervisorFlags
+	instance   string
+	timeout    time.Duration
+	standalone bool
+	state      string
+}
+
+// standaloneSearch is how long --standalone looks for a running coordinator
+// before starting its own, unless --timeout is given.
+const standaloneSearch = time.Second
+
+func (f *wrapFlags) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("wrap", flag.ContinueOnError)
+	f.supervisorFlags.register(fs)
+	fs.StringVar(&f.instance, "instance", "", "use this instance's endpoint (an id from the coordinator's browser_instance tool)")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for a running coordinator")
+	fs.BoolVar(&f.standalone, "standalone", false, "when no coordinator runs, run one inside wrap for the command's lifetime (the supervisor flags apply to it)")
+	fs.StringVar(&f.state, "state", "", "use only the coordinator of this state file")
+	return fs
+}
+
+// silentExit ends cdpvisor with code and prints nothing more: run() stays
+// quiet for errHelp, which already means "said what there was to say".
+func silentExit(code int) error { return &exitError{code: code, err: errHelp} }
+
+// runWrap runs `cdpvisor wrap`. Its own messages start with "cdpvisor wrap:";
+// stdout belongs to the child alone.
+func runWrap(args []string, stdout, stderr io.Writer) error {
+	err := wrap(args, stdout, stderr)
+	if err == nil {
+		return nil
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err == errHelp {
+			return err
+		}
+		code = ee.code
+		err = ee.err
+	}
+	fmt.Fprintln(stderr, "cdpvisor wrap:", err)
+	return silentExit(code)
+}
+
+// splitCommand separates wrap's flags from the command: the command starts
+// after `--` or at the first argument that is not a flag.
+func splitCommand(args []string) (flags, command []string) {
+	probe := (&wrapFlags{}).flagSet()
+	probe.SetOutput(io.Discard)
+	if err := probe.Parse(args); err != nil {
+		return args, nil // parseFlags reports it
+	}
+	rest := probe.Args()
+	return args[:len(args)-len(rest)], rest
+}
+
+func wrap(args []string, stdout, stderr io.Writer) error {
+	flagArgs, command := splitCommand(args)
+	var f wrapFlags
+	fset := f.flagSet()
+	if err := parseFlags(fset, flagArgs, stderr); err != nil {
+		return err
+	}
+	if len(command) == 0 {
+		return usageErr("no command to run; usage: cdpvisor wrap [flags] -- CMD ARGS… (e.g. cdpvisor wrap -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint})")
+	}
+	if f.timeout < 0 {
+		return usageErr("--timeout %s: want a positive duration", f.timeout)
+	}
+	if f.standalone && f.instance != "" {
+		return usageErr("--instance and --standalone exclude each other: a standalone coordinator has only its default instance")
+	}
+	log, err := newLogger(stderr, f.logLevel, f.logFormat)
+	if err != nil {
+		return err
+	}
+	timeout := f.timeout
+	if f.standalone {
+		explicit := false
+		fset.Visit(func(fl *flag.Flag) { explicit = explicit || fl.Name == "timeout" })
+		if !explicit {
+			timeout = min(timeout, standaloneSearch)
+		}
+	}
+
+	// Catch the signals from the start: during the search they end wrap,
+	// once the child runs they are passed on to it.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, wrapSignals...)
+	defer signal.Stop(sigs)
+
+	opts := discoverOptions{StateFile: f.state, StateDir: f.stateDir, Instance: f.instance,
+		PPID: os.Getppid(), Timeout: timeout, Log: log}
+	target, sig, err := discoverInterruptible(opts, sigs)
+	if sig != nil {
+		log.Debug().Str("signal", sig.String()).Msg("interrupted while looking for a coordinator")
+		return silentExit(signalExitCode(sig))
+	}
+	if err != nil && !f.standalone {
+		return err
+	}
+	if err != nil {
+		log.Debug().Err(err).Msg("no running coordinator; starting one for this command")
+		return runStandalone(&f, command, sigs, stdout, stderr)
+	}
+	log.Debug().Str("state", target.Path).Int("pid", target.State.PID).Str("endpoint", target.Endpoint).
+		Str("instance", target.Instance).Msg("using a running coordinator")
+	code, err := runChild(command, target, sigs, stdout, stderr, log)
+	if err != nil {
+		return err
+	}
+	return exitCode(code)
+}
+
+func exitCode(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return silentExit(code)
+}
+
+// discoverInterruptible searches for a coordinator; a signal stops the search.
+func discoverInterruptible(o discoverOptions, sigs <-chan os.Signal) (coordinatorTarget, os.Signal, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type result struct {
+		t   coordinatorTarget
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		t, err := discoverCoordinator(ctx, o)
+		done <- result{t, err}
+	}()
+	select {
+	case r := <-done:
+		return r.t, nil, r.err
+	case sig := <-sigs:
+		cancel()
+		<-done
+		return coordinatorTarget{}, sig, nil
+	}
+}
+
+// runStandalone runs a coordinator inside wrap for the child's lifetime and
+// stops it (browser ended, state file removed) before returning.
+func runStandalone(f *wrapFlags, command []string, sigs <-chan os.Signal, stdout, stderr io.Writer) error {
+	cfg, err := f.coordinatorConfig(stderr)
+	if err != nil {
+		return err
+	}
+	c, err := actors.NewCoordinator(cfg)
+	if err != nil {
+		return fmt.Errorf("start a standalone coordinator: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runDone := make(chan error, 1)
+	go func() { runDone <- c.Run(ctx) }()
+	inst := c.Default()
+	target := coordinatorTarget{Path: c.StatePath(), Port: inst.Proxy.Port(), Endpoint: inst.Proxy.Endpoint(), WS: inst.Proxy.BrowserWS()}
+	cfg.Log.Info().Str("endpoint", target.Endpoint).Str("browser", cfg.Launch.Browser.Path).
+		Msg("standalone coordinator for this command; the browser starts on the first request")
+	code, childErr := runChild(command, target, sigs, stdout, stderr, cfg.Log)
+	cancel()
+	if err := <-runDone; err != nil {
+		cfg.Log.Error().Err(err).Msg("standalone coordinator")
+	}
+	cfg.Log.Debug().Msg("standalone coordinator stopped")
+	if childErr != nil {
+		return childErr
+	}
+	return exitCode(code)
+}
+
+// substitute replaces the placeholders in every argument.
+func substitute(command []string, t coordinatorTarget) []string {
+	r := strings.NewReplacer("{cdp_port}", strconv.Itoa(t.Port), "{cdp_endpoint}", t.Endpoint, "{cdp_ws}", t.WS)
+	out := make([]string, len(command))
+	for i, a := range command {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// runChild runs the command with wrap's stdio, the CDP_* variables and the
+// signals passed on, and returns its exit code (128+N when signal N ended it).
+func runChild(command []string, t coordinatorTarget, sigs <-chan os.Signal, stdout, stderr io.Writer, log zerolog.Logger) (int, error) {
+	argv := substitute(command, t)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(),
+		"CDP_PORT="+strconv.Itoa(t.Port), "CDP_ENDPOINT="+t.Endpoint, "CDP_WS="+t.WS)
+	// *os.File values pass straight through as the child's fds 0-2: it
+	// speaks MCP on them.
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	if err := cmd.Start(); err != nil {
+		switch {
+		case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+			return 0, &exitError{code: 127, err: fmt.Errorf("command not found: %s", argv[0])}
+		case errors.Is(err, fs.ErrPermission):
+			return 0, &exitError{code: 127, err: fmt.Errorf("command not found: %s (not executable)", argv[0])}
+		}
+		return 0, &exitError{code: 126, err: fmt.Errorf("cannot run %s: %w", argv[0], err)}
+	}
+	log.Debug().Int("pid", cmd.Process.Pid).Strs("argv", argv).Msg("child started")
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	for {
+		select {
+		case sig := <-sigs:
+			log.Debug().Str("signal", sig.String()).Msg("passing the signal on to the child")
+			if err := forwardSignal(cmd.Process, sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+				log.Warn().Err(err).Str("signal", sig.String()).Msg("could not pass the signal on")
+			}
+		case err := <-waited:
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				return 0, fmt.Errorf("waiting for %s: %w", argv[0], err)
+			}
+			code := childExitCode(cmd.ProcessState)
+			log.Debug().Int("code", code).Msg("child exited")
+			return code, nil
+		}
+	}
+}
