@@ -14,10 +14,9 @@ type Message struct {
 	Binary bool // arrived as a binary websocket frame
 }
 
-// keepCap is the largest buffer returned to the pool; a rare 10 MB
-// screenshot buffer is left to the collector instead of pinned forever.
-const keepCap = 1 << 20
-
+// Buffers of any size go back to the pool: a steady stream of screenshots
+// reuses its large buffers, and sync.Pool lets the collector take what
+// stays unused for two cycles, so nothing is pinned for long.
 var messages = sync.Pool{New: func() any { return &Message{B: make([]byte, 0, 4096)} }}
 
 // NewMessage takes a message buffer from the pool.
@@ -25,9 +24,6 @@ func NewMessage() *Message { return messages.Get().(*Message) }
 
 // Release returns m to the pool; m must not be used after.
 func (m *Message) Release() {
-	if cap(m.B) > keepCap {
-		m.B = make([]byte, 0, 4096)
-	}
 	m.B, m.Binary = m.B[:0], false
 	messages.Put(m)
 }
