@@ -23,7 +23,11 @@ type BrowserSpec struct {
 	Instance string
 	Launch   chrome.LaunchOptions // the options of the first launch
 	Watchdog chan<- any           // where BrowserReady and BrowserExited go for the WatchdogActor (nil: none)
-	Log      zerolog.Logger
+	// KeepOnShutdown leaves a running browser running when the actor stops
+	// (the bridge's headed browser on a user's profile, for the next run to
+	// attach to); otherwise shutdown stops it.
+	KeepOnShutdown bool
+	Log            zerolog.Logger
 }
 
 // BrowserActor owns one browser process: its launch, readiness, exit and

@@ -343,7 +343,12 @@ func (r *browserRun) shutdown() {
 	}
 	if r.machine.Is(fsm.BrowserRunning) {
 		r.relaunch = false
-		r.beginStop()
+		if r.a.spec.KeepOnShutdown || r.proc.Attached {
+			r.proc.Detach()
+			r.log.Info().Int("pid", r.proc.Pid).Str("ownership", r.ownership()).Msg("browser left running")
+		} else {
+			r.beginStop()
+		}
 	}
 	for r.workers > 0 {
 		m := <-r.reports

@@ -15,10 +15,12 @@ import (
 // ProxySpec configures a ProxyActor.
 type ProxySpec struct {
 	Instance     string
-	Browser      *BrowserActor
+	Browser      BrowserSource
 	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
 	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
-	Log          zerolog.Logger
+	// OnBrowserClose, when set, is given to every relay (see RelaySpec).
+	OnBrowserClose func()
+	Log            zerolog.Logger
 }
 
 // ProxyActor owns an instance's stable loopback listener and its HTTP

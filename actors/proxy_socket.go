@@ -67,7 +67,7 @@ func (p *ProxyActor) serveSocket(w http.ResponseWriter, r *http.Request, target 
 		ID: relayIDs.Add(1), Instance: p.spec.Instance,
 		Client:  transport.NewWSConn(client, limit),
 		Browser: transport.NewWSConn(browser, limit), Endpoint: ep, Source: p.spec.Browser,
-		Resilient: target == browserTarget, MaxMessage: limit, Log: p.spec.Log,
+		Resilient: target == browserTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Log: p.spec.Log,
 	})
 	if send(r.Context(), p.mailbox, relayOpened{relay: relay}) != nil {
 		relay.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")

@@ -30,7 +30,11 @@ type RelaySpec struct {
 	// Dial opens a browser connection for a recovery; DialBrowser by default.
 	Dial             func(ctx context.Context, ep Endpoint, limit int64) (transport.Conn, error)
 	BootstrapTimeout time.Duration // 0 = 10 s
-	Log              zerolog.Logger
+	// OnBrowserClose, when set, takes the client's Browser.close: the relay
+	// answers it itself and calls this instead of closing a browser others
+	// may share (the bridge decides what its exit stops).
+	OnBrowserClose func()
+	Log            zerolog.Logger
 }
 
 // RelayActor owns one client connection, its browser connection of the

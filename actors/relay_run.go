@@ -128,6 +128,12 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
+	if hook := run.r.spec.OnBrowserClose; hook != nil && h.HasID && h.Is("Browser.close") && len(h.SessionID) == 0 {
+		run.answerClose(&h)
+		m.msg.Release()
+		hook()
+		return
+	}
 	switch run.machine.State() {
 	case fsm.ConnConnected:
 		run.send(m.msg, &h)

@@ -3,6 +3,7 @@ package chrome
 import (
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,6 +16,8 @@ type LaunchOptions struct {
 	Headless    bool     // --headless=new
 	UserDataDir string   // "" = a fresh temporary profile, removed after exit
 	ExtraArgs   []string // appended last; a flag named here replaces the default of that name
+
+	DebugPort int // 0 = any free port (Chromium picks and announces it)
 
 	ReadyTimeout time.Duration // 0 = ReadyTimeout
 	StopGrace    time.Duration // 0 = StopGrace: how long SIGTERM gets before SIGKILL
@@ -50,11 +53,11 @@ var defaultFlags = []flag{
 var runningAsRoot = func() bool { return runtime.GOOS != "windows" && os.Geteuid() == 0 }
 
 // Args builds the browser's command line for a launch on userDataDir.
-// The debugging port is 0: Chromium picks a free one and prints it, which
-// avoids the race of choosing a port and binding it later.
+// The debugging port is 0 unless asked for: Chromium picks a free one and
+// prints it, which avoids the race of choosing a port and binding it later.
 func Args(opts LaunchOptions, userDataDir string) []string {
 	flags := []flag{
-		{"remote-debugging-port", "0"},
+		{"remote-debugging-port", strconv.Itoa(opts.DebugPort)},
 		{"remote-debugging-address", "127.0.0.1"},
 		{"user-data-dir", userDataDir},
 	}
@@ -72,20 +75,36 @@ func Args(opts LaunchOptions, userDataDir string) []string {
 			overridden[name] = true
 		}
 	}
+	opensURL := false
+	for _, a := range opts.ExtraArgs {
+		if !strings.HasPrefix(a, "-") {
+			opensURL = true // headless Chromium refuses a second start URL
+		}
+	}
 	var args []string
 	for _, f := range flags {
-		if overridden[f.name] && f.name != "user-data-dir" && f.name != "remote-debugging-port" {
+		if overridden[f.name] && !ownedFlags[f.name] {
 			continue
 		}
 		args = append(args, f.String())
 	}
 	for _, a := range opts.ExtraArgs {
-		if name, ok := flagName(a); ok && (name == "user-data-dir" || name == "remote-debugging-port") {
+		if name, ok := flagName(a); ok && ownedFlags[name] {
 			continue // cdpvisor owns these: use --user-data-dir / the endpoint instead
 		}
 		args = append(args, a)
 	}
+	if opensURL {
+		return args
+	}
 	return append(args, "about:blank")
+}
+
+// ownedFlags are set by cdpvisor alone: how the browser is reached and on
+// which profile. A tool's own values for them are read by the bridge.
+var ownedFlags = map[string]bool{
+	"user-data-dir": true, "remote-debugging-port": true, "remote-debugging-pipe": true,
+	"remote-debugging-address": true,
 }
 
 // flagName returns the name of a "--name[=value]" argument.

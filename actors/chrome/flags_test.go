@@ -2,6 +2,7 @@ package chrome
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,9 @@ func TestArgs(t *testing.T) {
 			want: []string{"--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
 				"--disable-component-update", "--mute-audio", "--metrics-recording-only", "--disable-translate", "about:blank"},
 			wantValue: map[string]string{"remote-debugging-port": "0", "user-data-dir": "/p"},
+		},
+		{
+			name: "a start URL of the caller's replaces about:blank", opts: LaunchOptions{ExtraArgs: []string{"--x", "about:blank"}},
 		},
 		{
 			name: "headed as a user", opts: LaunchOptions{},
@@ -57,6 +61,9 @@ func TestArgs(t *testing.T) {
 			}
 			if args[len(args)-1] != "about:blank" {
 				t.Errorf("last arg %q, want about:blank", args[len(args)-1])
+			}
+			if n := strings.Count(strings.Join(args, " "), "about:blank"); n != 1 {
+				t.Errorf("%d start URLs in %v; headless Chromium refuses more than one", n, args)
 			}
 		})
 	}

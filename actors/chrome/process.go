@@ -210,6 +210,21 @@ func (p *Process) launchError(err error) *LaunchError {
 	return le
 }
 
+// Detach lets go of a launched browser that should outlive this process:
+// it keeps running in its own process group, on its profile. The temporary
+// directory is kept too (the browser may use it as $TMPDIR).
+func (p *Process) Detach() {
+	p.stopOnce.Do(func() {
+		if p.Attached {
+			close(p.stopPoll)
+			<-p.exited
+			return
+		}
+		p.stderrR.Close() // Chromium ignores SIGPIPE: its later stderr lines are just lost
+		<-p.stderr.done
+	})
+}
+
 // Stop ends the browser: SIGTERM to its group, the actual exit awaited up to
 // the stop grace (StopGrace by default), then SIGKILL and another wait; leftovers of the group are
 // killed; only then is the launch's temporary directory removed (never a

@@ -3,6 +3,7 @@ package chrome
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -60,17 +61,18 @@ func sameFile(a, b string) bool {
 }
 
 // BrowsersUnder lists the main browser processes (not their renderer or GPU
-// helpers, which carry --type=) whose --user-data-dir is dir or lies
-// inside it.
+// helpers, which carry --type=, nor cdpvisor bridges, which carry the
+// tool's flags) whose --user-data-dir is dir or lies inside it.
 func BrowsersUnder(dir string) ([]ProcInfo, error) {
 	all, err := Processes()
 	if err != nil {
 		return nil, err
 	}
+	self, _ := os.Executable()
 	dir = filepath.Clean(dir)
 	var out []ProcInfo
 	for _, p := range all {
-		if _, helper := FlagValue(p.Args, "type"); helper {
+		if _, helper := FlagValue(p.Args, "type"); helper || (self != "" && sameFile(p.Exe, self)) {
 			continue
 		}
 		profile, ok := FlagValue(p.Args, "user-data-dir")

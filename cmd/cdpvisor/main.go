@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -19,6 +21,7 @@ Usage:
   cdpvisor mcp [flags]            the same supervisor plus an MCP server on stdin/stdout
   cdpvisor browsers [--json]      list installed Chromium-family browsers
   cdpvisor wrap [flags] -- CMD …  run a child MCP server against the running coordinator
+  cdpvisor bridge [chrome args…]  act as a Chrome executable for tools that launch one (pipe or port)
   cdpvisor version                print the version
 
 Run 'cdpvisor COMMAND --help' for a command's flags.
@@ -38,7 +41,21 @@ func usageErr(format string, args ...any) error {
 }
 
 func main() {
+	if invokedAsBrowser(os.Args) {
+		// Through a symlink named like a browser: every argument is Chrome's.
+		os.Exit(run(append([]string{"bridge"}, os.Args[1:]...), os.Stdout, os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// invokedAsBrowser: the binary runs under another name than cdpvisor (a
+// symlink from bridge --install), except for its own internal watchdog.
+func invokedAsBrowser(args []string) bool {
+	name := strings.TrimSuffix(filepath.Base(args[0]), ".exe")
+	if name == "cdpvisor" || strings.HasPrefix(name, "cdpvisor") {
+		return false
+	}
+	return len(args) < 2 || args[1] != "watchdog"
 }
 
 // run executes one command line; stdout is protocol only.
@@ -57,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runBrowsers(args[1:], stdout, stderr)
 	case "wrap":
 		err = runWrap(args[1:], stdout, stderr)
+	case "bridge":
+		err = runBridge(args[1:], stderr)
 	case "watchdog":
 		err = runWatchdog(args[1:], stderr)
 	case "version", "--version":

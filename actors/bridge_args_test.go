@@ -1,0 +1,94 @@
+package actors
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestParseBridgeArgs(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want BridgeArgs
+		err  string
+	}{
+		{
+			name: "puppeteer pipe launch",
+			args: []string{"--allow-pre-commit-input", "--headless=new", "--remote-debugging-pipe", "--user-data-dir=/tmp/p", "about:blank"},
+			want: BridgeArgs{Pipe: true, Port: -1, BridgePort: -1, UserDataDir: "/tmp/p", Headless: true,
+				BrowserArgs: []string{"--allow-pre-commit-input", "--headless=new", "about:blank"}},
+		},
+		{
+			name: "port, origins, address",
+			args: []string{"--remote-debugging-port=0", "--remote-allow-origins=http://a, http://b", "--remote-debugging-address=127.0.0.1"},
+			want: BridgeArgs{Port: 0, BridgePort: -1, Address: "127.0.0.1", AllowOrigins: []string{"http://a", "http://b"}},
+		},
+		{
+			name: "bridge flags both forms, env",
+			args: []string{"--bridge-port", "9333", "--browser=/usr/bin/chromium", "--coordinator"},
+			env:  map[string]string{"CDPVISOR_BROWSER": "edge"},
+			want: BridgeArgs{Port: -1, BridgePort: 9333, Browser: "/usr/bin/chromium", Coordinator: true},
+		},
+		{
+			name: "coordinator from env, browser from env",
+			env:  map[string]string{"CDPVISOR_COORDINATOR": "auto", "CDPVISOR_BROWSER": "chromium"},
+			want: BridgeArgs{Port: -1, BridgePort: -1, Browser: "chromium", Coordinator: true},
+		},
+		{name: "bad port", args: []string{"--remote-debugging-port=x"}, err: "want a port"},
+		{name: "port out of range", args: []string{"--remote-debugging-port=70000"}, err: "want a port"},
+		{name: "cbor pipe", args: []string{"--remote-debugging-pipe=cbor"}, err: "only the JSON"},
+		{name: "foreign address", args: []string{"--remote-debugging-address=0.0.0.0"}, err: "loopback only"},
+		{name: "bridge-port without value", args: []string{"--bridge-port"}, err: "needs a value"},
+		{name: "install", args: []string{"--install", "/opt/b"}, want: BridgeArgs{Port: -1, BridgePort: -1, Install: "/opt/b"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ParseBridgeArgs(c.args, envOf(c.env))
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got  %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestBridgeBrowserPortPrecedence(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want int
+		err  bool
+	}{
+		{"flag wins", []string{"--bridge-port=9301", "--remote-debugging-pipe", "--remote-debugging-port=9400"}, map[string]string{"CDPVISOR_BRIDGE_PORT": "9302"}, 9301, false},
+		{"then env", []string{"--remote-debugging-pipe", "--remote-debugging-port=9400"}, map[string]string{"CDPVISOR_BRIDGE_PORT": "9302"}, 9302, false},
+		{"then the tool's port when the bridge uses the pipe", []string{"--remote-debugging-pipe", "--remote-debugging-port=9400"}, nil, 9400, false},
+		{"not the port the bridge listens on", []string{"--remote-debugging-port=9400"}, nil, 0, false},
+		{"then any free port", []string{"--remote-debugging-pipe"}, nil, 0, false},
+		{"bad env", nil, map[string]string{"CDPVISOR_BRIDGE_PORT": "high"}, 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := ParseBridgeArgs(c.args, envOf(c.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := a.BrowserPort(envOf(c.env))
+			if (err != nil) != c.err || got != c.want {
+				t.Fatalf("port %d err %v, want %d err %v", got, err, c.want, c.err)
+			}
+		})
+	}
+}
