@@ -274,3 +274,52 @@ func TestBridgeKilledInPipeHeadlessModeLeavesNothing(t *testing.T) {
 	<-exited
 	waitClean(t, browser, b.cmd.Process.Pid, t.TempDir())
 }
+
+// With --coordinator the bridge relays to a running coordinator instead of
+// a browser of its own.
+func TestBridgeUsesARunningCoordinator(t *testing.T) {
+	fake := chrometest.FakeBrowser(t)
+	stateDir := t.TempDir()
+	startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
+	toBridgeR, toBridgeW, _ := os.Pipe()
+	fromBridgeR, fromBridgeW, _ := os.Pipe()
+	defer toBridgeW.Close()
+	defer fromBridgeR.Close()
+	b := exec.Command(binary, "bridge", "--remote-debugging-pipe", "--headless=new")
+	b.Env = append(os.Environ(), "CDPVISOR_COORDINATOR=auto", "CDPVISOR_STATE_DIR="+stateDir)
+	b.ExtraFiles = []*os.File{toBridgeR, fromBridgeW}
+	var stderr syncBuffer
+	b.Stderr = &stderr
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	toBridgeR.Close()
+	fromBridgeW.Close()
+	defer func() { _ = b.Process.Kill(); _ = b.Wait() }()
+	pipe := transport.NewPipeConn(fromBridgeR, toBridgeW, nil)
+	_ = pipe.Write([]byte(`{"id":1,"method":"Browser.getVersion"}`), false)
+	m := transport.NewMessage()
+	if err := pipe.Read(m); err != nil || !strings.Contains(string(m.B), "FakeChrome") {
+		t.Fatalf("answer through the coordinator: %q %v\n%s", m.B, err, stderr.String())
+	}
+	if kids := browserChildren(b.Process.Pid); len(kids) != 0 {
+		t.Fatalf("the bridge launched a browser of its own: %v", kids)
+	}
+}
+
+// One profile, one mode: a headless run on a profile a headed browser
+// holds is refused with a reason.
+func TestBridgeRefusesAnotherModeOnARunningProfile(t *testing.T) {
+	fake := chrometest.FakeBrowser(t)
+	profile := t.TempDir()
+	headed := exec.Command(fake, "--remote-debugging-port=0", "--user-data-dir="+profile)
+	if err := headed.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = headed.Process.Kill(); _ = headed.Wait() }()
+	waitFile(t, filepath.Join(profile, "DevToolsActivePort"))
+	_, stderr, code := runCLI(t, nil, "bridge", "--remote-debugging-port=0", "--headless=new", "--user-data-dir="+profile, "--browser="+fake)
+	if code != 1 || !strings.Contains(stderr, "headed browser") || !strings.Contains(stderr, "asks for headless") {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+}
