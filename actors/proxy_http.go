@@ -29,7 +29,7 @@ func (p *ProxyActor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.URL.Path == HealthPath:
-		p.serveHealth(w)
+		p.serveHealth(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
 		p.serveSocket(w, r, browserTarget)
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):
@@ -103,12 +103,26 @@ const HealthPath = "/cdpvisor/health"
 
 // Health is the answer on HealthPath.
 type Health struct {
-	PID      int    `json:"pid"`
-	Instance string `json:"instance"`
-	Port     int    `json:"port"`
+	PID      int            `json:"pid"`
+	Instance string         `json:"instance"`
+	Port     int            `json:"port"`
+	Clients  int            `json:"clients"`
+	Browser  *BrowserStatus `json:"browser,omitempty"`
 }
 
-func (p *ProxyActor) serveHealth(w http.ResponseWriter) {
+// statusSource is a browser source that can say how it is (a BrowserActor).
+type statusSource interface {
+	Status(ctx context.Context) (BrowserStatus, error)
+}
+
+func (p *ProxyActor) serveHealth(w http.ResponseWriter, r *http.Request) {
+	h := Health{PID: os.Getpid(), Instance: p.spec.Instance, Port: p.port}
+	h.Clients, _ = p.Clients(r.Context())
+	if s, ok := p.spec.Browser.(statusSource); ok {
+		if st, err := s.Status(r.Context()); err == nil {
+			h.Browser = &st
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(Health{PID: os.Getpid(), Instance: p.spec.Instance, Port: p.port})
+	_ = json.NewEncoder(w).Encode(h)
 }

@@ -20,6 +20,7 @@ Usage:
   cdpvisor serve [flags]          run the supervisor with its stable endpoint (prints it on stdout)
   cdpvisor mcp [flags]            the same supervisor plus an MCP server on stdin/stdout
   cdpvisor browsers [--json]      list installed Chromium-family browsers
+  cdpvisor status [--json]        show running coordinators, their instances, browsers and ports
   cdpvisor wrap [flags] -- CMD …  run a child MCP server against the running coordinator
   cdpvisor bridge [chrome args…]  act as a Chrome executable for tools that launch one (pipe or port)
   cdpvisor version                print the version
@@ -74,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runBrowsers(args[1:], stdout, stderr)
 	case "wrap":
 		err = runWrap(args[1:], stdout, stderr)
+	case "status":
+		err = runStatus(args[1:], stdout, stderr)
 	case "bridge":
 		err = runBridge(args[1:], stderr)
 	case "watchdog":
