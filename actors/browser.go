@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -48,21 +47,18 @@ func (a *BrowserActor) String() string { return "browser " + a.spec.Instance }
 // EnsureRunning returns the running browser, launching it if none runs.
 // Concurrent callers during a launch all wait for that same launch.
 func (a *BrowserActor) EnsureRunning(ctx context.Context) (Endpoint, error) {
-	reply := make(chan launchResult, 1)
-	return a.awaitLaunch(ctx, ensureRunning{reply: reply}, reply)
+	return a.awaitLaunch(ctx, func(r chan launchResult) any { return ensureRunning{reply: r} })
 }
 
 // Launch (re)starts the browser with opts, stopping a running one first.
 func (a *BrowserActor) Launch(ctx context.Context, opts chrome.LaunchOptions) (Endpoint, error) {
-	reply := make(chan launchResult, 1)
-	return a.awaitLaunch(ctx, launchBrowser{opts: &opts, reply: reply}, reply)
+	return a.awaitLaunch(ctx, func(r chan launchResult) any { return launchBrowser{opts: &opts, reply: r} })
 }
 
 // Restart stops the browser and launches it again with the options of its
 // last launch.
 func (a *BrowserActor) Restart(ctx context.Context) (Endpoint, error) {
-	reply := make(chan launchResult, 1)
-	return a.awaitLaunch(ctx, launchBrowser{reply: reply}, reply)
+	return a.awaitLaunch(ctx, func(r chan launchResult) any { return launchBrowser{reply: r} })
 }
 
 // Replace returns a browser other than generation gen: it restarts gen if
@@ -70,65 +66,41 @@ func (a *BrowserActor) Restart(ctx context.Context) (Endpoint, error) {
 // returns the current browser, launching one if needed. Many relays asking
 // about the same gen cause one restart.
 func (a *BrowserActor) Replace(ctx context.Context, gen int) (Endpoint, error) {
-	reply := make(chan launchResult, 1)
-	return a.awaitLaunch(ctx, replaceBrowser{gen: gen, reply: reply}, reply)
+	return a.awaitLaunch(ctx, func(r chan launchResult) any { return replaceBrowser{gen: gen, reply: r} })
 }
 
-func (a *BrowserActor) awaitLaunch(ctx context.Context, msg any, reply chan launchResult) (Endpoint, error) {
-	if err := send(ctx, a.mailbox, msg); err != nil {
+func (a *BrowserActor) awaitLaunch(ctx context.Context, request func(chan launchResult) any) (Endpoint, error) {
+	r, err := ask(ctx, a.mailbox, request)
+	if err != nil {
 		return Endpoint{}, err
 	}
-	select {
-	case r := <-reply:
-		return r.ep, r.err
-	case <-ctx.Done():
-		return Endpoint{}, ctx.Err()
-	}
+	return r.ep, r.err
 }
 
 // Stop ends the browser (if any) and returns once it has exited and its
 // temporary profile is gone.
 func (a *BrowserActor) Stop(ctx context.Context) error {
-	reply := make(chan error, 1)
-	if err := send(ctx, a.mailbox, stopBrowser{reply: reply}); err != nil {
-		return err
+	err, sendErr := ask(ctx, a.mailbox, func(r chan error) any { return stopBrowser{reply: r} })
+	if sendErr != nil {
+		return sendErr
 	}
-	select {
-	case err := <-reply:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return err
 }
 
 // Status returns a snapshot of the actor.
 func (a *BrowserActor) Status(ctx context.Context) (BrowserStatus, error) {
-	reply := make(chan BrowserStatus, 1)
-	if err := send(ctx, a.mailbox, browserStatus{reply: reply}); err != nil {
-		return BrowserStatus{}, err
-	}
-	select {
-	case s := <-reply:
-		return s, nil
-	case <-ctx.Done():
-		return BrowserStatus{}, ctx.Err()
-	}
+	return ask(ctx, a.mailbox, func(r chan BrowserStatus) any { return browserStatus{reply: r} })
 }
 
 // Subscribe returns a channel of BrowserReady and BrowserExited events and
 // a function that ends the subscription. The subscriber must keep reading.
 func (a *BrowserActor) Subscribe(ctx context.Context) (<-chan any, func(), error) {
 	ch := make(chan any, subscriberBuffer)
-	reply := make(chan func(), 1)
-	if err := send(ctx, a.mailbox, subscribe{ch: ch, reply: reply}); err != nil {
+	cancel, err := ask(ctx, a.mailbox, func(r chan func()) any { return subscribe{ch: ch, reply: r} })
+	if err != nil {
 		return nil, nil, err
 	}
-	select {
-	case cancel := <-reply:
-		return ch, cancel, nil
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	}
+	return ch, cancel, nil
 }
 
 const subscriberBuffer = 64
@@ -147,16 +119,6 @@ func (a *BrowserActor) Serve(ctx context.Context) error {
 		case m := <-r.reports:
 			r.handleReport(m)
 		}
-	}
-}
-
-// send delivers msg to an actor's mailbox unless ctx ends first.
-func send(ctx context.Context, mailbox chan<- any, msg any) error {
-	select {
-	case mailbox <- msg:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("actor unavailable: %w", ctx.Err())
 	}
 }
 

@@ -87,30 +87,12 @@ type (
 // CloseClients closes every client websocket with code (1012 on a restart,
 // so clients reconnect) and returns how many were closed.
 func (p *ProxyActor) CloseClients(ctx context.Context, code int, reason string) (int, error) {
-	reply := make(chan int, 1)
-	if err := send(ctx, p.mailbox, closeClients{code: code, reason: reason, reply: reply}); err != nil {
-		return 0, err
-	}
-	select {
-	case n := <-reply:
-		return n, nil
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
+	return ask(ctx, p.mailbox, func(r chan int) any { return closeClients{code: code, reason: reason, reply: r} })
 }
 
 // Clients returns how many client websockets are connected.
 func (p *ProxyActor) Clients(ctx context.Context) (int, error) {
-	reply := make(chan int, 1)
-	if err := send(ctx, p.mailbox, clientCount{reply: reply}); err != nil {
-		return 0, err
-	}
-	select {
-	case n := <-reply:
-		return n, nil
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
+	return ask(ctx, p.mailbox, func(r chan int) any { return clientCount{reply: r} })
 }
 
 // relayShutdownWait bounds how long shutdown waits for relays to end.

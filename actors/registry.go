@@ -54,30 +54,16 @@ type createResult struct {
 // one at a time, so it can choose a port and check the limit against the
 // instances that exist without racing another Create.
 func (g *Registry) Create(ctx context.Context, build func(existing []*Instance) (*Instance, error)) (*Instance, error) {
-	reply := make(chan createResult, 1)
-	if err := send(ctx, g.mailbox, registryCreate{build: build, reply: reply}); err != nil {
+	r, err := ask(ctx, g.mailbox, func(r chan createResult) any { return registryCreate{build: build, reply: r} })
+	if err != nil {
 		return nil, err
 	}
-	select {
-	case r := <-reply:
-		return r.inst, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return r.inst, r.err
 }
 
 // Remove unregisters the instance with id and returns it (nil if unknown).
 func (g *Registry) Remove(ctx context.Context, id string) (*Instance, error) {
-	reply := make(chan *Instance, 1)
-	if err := send(ctx, g.mailbox, registryRemove{id: id, reply: reply}); err != nil {
-		return nil, err
-	}
-	select {
-	case inst := <-reply:
-		return inst, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return ask(ctx, g.mailbox, func(r chan *Instance) any { return registryRemove{id: id, reply: r} })
 }
 
 // ByID looks an instance up by id.
@@ -92,41 +78,25 @@ func (g *Registry) ByPort(ctx context.Context, port int) (*Instance, bool) {
 
 // First is the oldest instance (the default one while it exists).
 func (g *Registry) First(ctx context.Context) (*Instance, bool) {
-	all := g.All(ctx)
-	if len(all) == 0 {
-		return nil, false
-	}
-	return all[0], true
+	return g.one(ctx, registryFind{all: true})
 }
 
 // All returns every instance, oldest first.
 func (g *Registry) All(ctx context.Context) []*Instance {
-	reply := make(chan []*Instance, 1)
-	if send(ctx, g.mailbox, registryFind{all: true, reply: reply}) != nil {
-		return nil
-	}
-	select {
-	case all := <-reply:
-		return all
-	case <-ctx.Done():
-		return nil
-	}
+	return g.find(ctx, registryFind{all: true})
 }
 
 func (g *Registry) one(ctx context.Context, q registryFind) (*Instance, bool) {
-	q.reply = make(chan []*Instance, 1)
-	if send(ctx, g.mailbox, q) != nil {
+	found := g.find(ctx, q)
+	if len(found) == 0 {
 		return nil, false
 	}
-	select {
-	case found := <-q.reply:
-		if len(found) == 0 {
-			return nil, false
-		}
-		return found[0], true
-	case <-ctx.Done():
-		return nil, false
-	}
+	return found[0], true
+}
+
+func (g *Registry) find(ctx context.Context, q registryFind) []*Instance {
+	found, _ := ask(ctx, g.mailbox, func(r chan []*Instance) any { q.reply = r; return q })
+	return found
 }
 
 // Serve answers until ctx is done.
@@ -177,13 +147,4 @@ func findInstances(byID map[string]*Instance, q registryFind) []*Instance {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out
-}
-
-func receive(ctx context.Context, reply chan error) error {
-	select {
-	case err := <-reply:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

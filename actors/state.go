@@ -83,11 +83,11 @@ func (a *StateActor) Serve(ctx context.Context) error {
 
 // SetInstances republishes the state files with this list of instances.
 func (a *StateActor) SetInstances(ctx context.Context, instances []StateInstance) error {
-	reply := make(chan error, 1)
-	if err := send(ctx, a.mailbox, setInstances{instances: instances, reply: reply}); err != nil {
-		return err
+	err, sendErr := ask(ctx, a.mailbox, func(r chan error) any { return setInstances{instances: instances, reply: r} })
+	if sendErr != nil {
+		return sendErr
 	}
-	return receive(ctx, reply)
+	return err
 }
 
 // remove deletes our file, and the pointer if it still points at us.
