@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -84,32 +83,20 @@ func TestBridgeLaunchedByRealClients(t *testing.T) {
 func TestBridgeSharedByTwoMCPs(t *testing.T) {
 	chrometest.Chromium(t)
 	link := installedBridge(t)
-	dir := chrometest.ClientsDir(t)
 	profile, work := t.TempDir(), t.TempDir()
-	cmd := exec.Command("node", filepath.Join(dir, "bridge_share.mjs"), link, profile, work)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CLIENT_TIMEOUT_MS=150000")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	lines := bufio.NewScanner(stdout)
-	if !lines.Scan() || !strings.Contains(lines.Text(), "ready") {
-		t.Fatalf("no ready line: %q\n%s", lines.Text(), stderr.String())
+	client := chrometest.StartLineScript(t, 150*time.Second, "bridge_share.mjs", link, profile, work)
+	if line, _ := client.Next(); !strings.Contains(line, "ready") {
+		t.Fatalf("no ready line: %q", line)
 	}
 	if b := realBrowsers(t, profile); len(b) != 1 {
 		t.Fatalf("browsers on the profile: %+v, want one shared", b)
 	}
-	fmt.Fprintln(stdin, "go")
-	if !lines.Scan() || !strings.Contains(lines.Text(), `"ok":true`) {
-		t.Fatalf("no final line: %q\n%s", lines.Text(), stderr.String())
+	client.Go()
+	if line, _ := client.Next(); !strings.Contains(line, `"ok":true`) {
+		t.Fatalf("no final line: %q", line)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+	if err := client.Wait(); err != nil {
+		t.Fatal(err)
 	}
 	waitNoBrowsers(t, profile)
 }
@@ -145,7 +132,6 @@ func (b *bridgeProcess) browser(t *testing.T) int {
 // and the client's connection survives.
 func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
 	chrometest.Chromium(t)
-	dir := chrometest.ClientsDir(t)
 	b := &bridgeProcess{stderr: &syncBuffer{}}
 	b.cmd = exec.Command(binary, "bridge", "--remote-debugging-port=0", "--headless=new")
 	pr, pw := io.Pipe()
@@ -170,28 +156,15 @@ func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("no DevTools line:\n%s", b.stderr.String())
 	}
-	cmd := exec.Command("node", filepath.Join(dir, "puppeteer_survive.mjs"), ep, "2")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CLIENT_TIMEOUT_MS=90000")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	for lines.Scan() {
-		if strings.Contains(lines.Text(), `"ok":true`) {
-			break
-		}
+	client := chrometest.StartLineScript(t, 90*time.Second, "puppeteer_survive.mjs", ep, "2")
+	for line, ok := client.Next(); ok && !strings.Contains(line, `"ok":true`); line, ok = client.Next() {
 		pid := b.browser(t)
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		waitGone(t, pid)
-		fmt.Fprintln(stdin, "go")
+		client.Go()
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s\n%s", err, stderr.String(), b.stderr.String())
+	if err := client.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, b.stderr.String())
 	}
 }
 
@@ -200,23 +173,12 @@ func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
 func TestBridgePipeModeClosesAndTheToolRelaunches(t *testing.T) {
 	chrometest.Chromium(t)
 	link := installedBridge(t)
-	dir := chrometest.ClientsDir(t)
-	cmd := exec.Command("node", filepath.Join(dir, "bridge_relaunch.mjs"), link)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CLIENT_TIMEOUT_MS=90000")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	if !lines.Scan() || !strings.Contains(lines.Text(), "ready") {
-		t.Fatalf("no ready line: %q\n%s", lines.Text(), stderr.String())
+	client := chrometest.StartLineScript(t, 90*time.Second, "bridge_relaunch.mjs", link)
+	if line, _ := client.Next(); !strings.Contains(line, "ready") {
+		t.Fatalf("no ready line: %q", line)
 	}
 	var bridges []int
-	for _, pid := range chrometest.Children(cmd.Process.Pid) {
+	for _, pid := range chrometest.Children(client.Cmd.Process.Pid) {
 		if strings.HasPrefix(chrometest.Cmdline(pid), link) {
 			bridges = append(bridges, pid)
 		}
@@ -229,12 +191,12 @@ func TestBridgePipeModeClosesAndTheToolRelaunches(t *testing.T) {
 		t.Fatalf("browsers %v, want one", browsers)
 	}
 	_ = syscall.Kill(browsers[0], syscall.SIGKILL)
-	fmt.Fprintln(stdin, "go")
-	if !lines.Scan() || !strings.Contains(lines.Text(), `"disconnected":true`) {
-		t.Fatalf("final line %q\n%s", lines.Text(), stderr.String())
+	client.Go()
+	if line, _ := client.Next(); !strings.Contains(line, `"disconnected":true`) {
+		t.Fatalf("final line %q", line)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+	if err := client.Wait(); err != nil {
+		t.Fatal(err)
 	}
 	waitGone(t, bridges[0])
 }

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,43 +16,25 @@ import (
 // pages work after every kill.
 func TestRealClientsSurviveBrowserKills(t *testing.T) {
 	chromium := chrometest.Chromium(t)
-	dir := chrometest.ClientsDir(t)
 	const cycles = 20
 	for _, script := range []string{"playwright_survive.mjs", "puppeteer_survive.mjs"} {
 		t.Run(strings.TrimSuffix(script, ".mjs"), func(t *testing.T) {
 			s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir())
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "node", filepath.Join(dir, script), s.endpoint, fmt.Sprint(cycles))
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "CLIENT_TIMEOUT_MS=230000")
-			stdin, _ := cmd.StdinPipe()
-			stdout, _ := cmd.StdoutPipe()
-			var stderr syncBuffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				if t.Failed() {
-					t.Logf("%s stderr:\n%s", script, stderr.String())
-				}
-			}()
-			sc := bufio.NewScanner(stdout)
+			client := chrometest.StartLineScript(t, 4*time.Minute, script, s.endpoint, fmt.Sprint(cycles))
 			killed := map[int]bool{}
-			for sc.Scan() {
+			for text, ok := client.Next(); ok; text, ok = client.Next() {
 				var line struct {
 					Ready        int
 					OK           bool
 					Cycles       int
 					Disconnected bool
 				}
-				if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-					t.Fatalf("unexpected output %q", sc.Text())
+				if err := json.Unmarshal([]byte(text), &line); err != nil {
+					t.Fatalf("unexpected output %q", text)
 				}
 				if line.OK {
 					if line.Cycles != cycles || line.Disconnected {
-						t.Fatalf("final line %s", sc.Text())
+						t.Fatalf("final line %s", text)
 					}
 					break
 				}
@@ -70,10 +47,9 @@ func TestRealClientsSurviveBrowserKills(t *testing.T) {
 					t.Fatal(err)
 				}
 				waitGone(t, browsers[0])
-				fmt.Fprintln(stdin, "go")
+				client.Go()
 			}
-			stdin.Close()
-			if err := cmd.Wait(); err != nil {
+			if err := client.Wait(); err != nil {
 				t.Fatalf("%s: %v", script, err)
 			}
 			if len(killed) != cycles {
