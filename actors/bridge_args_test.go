@@ -92,3 +92,38 @@ func TestBridgeBrowserPortPrecedence(t *testing.T) {
 		})
 	}
 }
+
+// Any command line parses or is refused with an error; nothing is lost: every
+// argument the bridge does not interpret is passed on, in order.
+func FuzzParseBridgeArgs(f *testing.F) {
+	f.Add("--remote-debugging-pipe\x00--user-data-dir=/tmp/p\x00--headless=new\x00about:blank")
+	f.Add("--remote-debugging-port=0\x00--remote-allow-origins=*\x00--bridge-port\x009333")
+	f.Add("--install\x00/x\x00--browser=chromium\x00--coordinator")
+	f.Fuzz(func(t *testing.T, joined string) {
+		args := strings.Split(joined, "\x00")
+		a, err := ParseBridgeArgs(args, envOf(nil))
+		if err != nil {
+			return
+		}
+		interpreted := map[string]bool{"remote-debugging-pipe": true, "remote-debugging-port": true,
+			"remote-debugging-address": true, "remote-allow-origins": true, "user-data-dir": true,
+			"bridge-port": true, "coordinator": true, "browser": true, "install": true}
+		var passed []string
+		for i := 0; i < len(args); i++ {
+			name, _, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
+			if !strings.HasPrefix(args[i], "--") || !interpreted[name] {
+				passed = append(passed, args[i])
+				continue
+			}
+			if (name == "bridge-port" || name == "browser" || name == "install") && !hasValue {
+				i++ // its value came next
+			}
+		}
+		if !reflect.DeepEqual(a.BrowserArgs, passed) && !(len(a.BrowserArgs) == 0 && len(passed) == 0) {
+			t.Fatalf("passed on %q, want %q", a.BrowserArgs, passed)
+		}
+		if a.Port < -1 || a.Port > 65535 || a.BridgePort < -1 || a.BridgePort > 65535 {
+			t.Fatalf("port out of range: %+v", a)
+		}
+	})
+}
