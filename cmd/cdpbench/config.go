@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+)
+
+// config is everything the command line decides.
+type config struct {
+	Direct       string `json:"direct"`        // http://host:port of a bare browser (without --launch)
+	Proxy        string `json:"proxy"`         // http://host:port of a cdpvisor endpoint (without --launch)
+	Launch       bool   `json:"launch"`        // start a bare Chromium and `cdpvisor serve` ourselves
+	Browser      string `json:"browser"`       // browser executable for --launch
+	CdpvisorBin  string `json:"cdpvisor_bin"`  // cdpvisor binary for --launch ("" = build or PATH)
+	JSONFile     string `json:"json_file"`     // where to write the JSON report ("" = nowhere)
+	MarkdownFile string `json:"markdown_file"` // where to write the table as Markdown ("" = nowhere)
+	Quick        bool   `json:"quick"`
+
+	Only string `json:"only"` // comma-separated subset of figures to run ("" = all)
+
+	RTCalls   int `json:"rt_calls"`        // round trip: calls per side
+	RTBatch   int `json:"rt_batch"`        // round trip: calls per batch before switching sides
+	RTWarmup  int `json:"rt_warmup"`       // round trip: warm-up calls per side
+	LargeRuns int `json:"large_rounds"`    // large messages: transfers per size and side
+	FaninRuns int `json:"fanin_rounds"`    // fan-in: phases per side
+	FaninCli  int `json:"fanin_clients"`   // fan-in: concurrent clients
+	FaninReq  int `json:"fanin_requests"`  // fan-in: requests per client
+	ColdRuns  int `json:"cold_rounds"`     // cold start: launches per side
+	RecovRuns int `json:"recovery_rounds"` // recovery: kills (and bare launches) per round
+	MemCli    int `json:"mem_clients"`     // memory: clients connected for the "with clients" figure
+
+	Timeout time.Duration `json:"timeout_ns"` // one CDP request
+
+	CvLogLevel string `json:"cdpvisor_log_level"` // --log-level of the cdpvisor started
+	CvLogFile  string `json:"cdpvisor_log_file"`  // append their stderr here ("" = nowhere)
+}
+
+func (c config) wants(figure string) bool {
+	if c.Only == "" {
+		return true
+	}
+	for _, f := range splitComma(c.Only) {
+		if f == figure {
+			return true
+		}
+	}
+	return false
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// figureNames are the values --only accepts.
+var figureNames = []string{"roundtrip", "large", "fanin", "coldstart", "recovery", "memory"}
+
+// parseConfig reads the flags; -1 means "not given" for the counts, so
+// --quick can shrink only what was not set explicitly.
+func parseConfig(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("cdpbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.Direct, "direct", "", "direct CDP endpoint of a bare browser, http://host:port")
+	fs.StringVar(&c.Proxy, "proxy", "", "cdpvisor endpoint, http://host:port")
+	fs.BoolVar(&c.Launch, "launch", false, "start a bare Chromium and `cdpvisor serve` here (needed for cold start, recovery, memory)")
+	fs.StringVar(&c.Browser, "browser", "/usr/bin/chromium", "browser executable for --launch")
+	fs.StringVar(&c.CdpvisorBin, "cdpvisor-bin", "", "cdpvisor binary for --launch (default: go build ./cmd/cdpvisor into a temp dir when run in the module, else `cdpvisor` on PATH)")
+	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
+	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
+	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,large,fanin,coldstart,recovery,memory (default all)")
+	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
+	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
+	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
+	fs.IntVar(&c.LargeRuns, "large-rounds", -1, "large messages: transfers per size and side (default 8, quick 5)")
+	fs.IntVar(&c.FaninRuns, "fanin-rounds", -1, "fan-in: phases per side (default 2, quick 1)")
+	fs.IntVar(&c.FaninCli, "fanin-clients", 100, "fan-in: concurrent clients")
+	fs.IntVar(&c.FaninReq, "fanin-requests", 500, "fan-in: requests per client")
+	fs.IntVar(&c.ColdRuns, "cold-rounds", -1, "cold start: launches per side (default 9, quick 3)")
+	fs.IntVar(&c.RecovRuns, "recovery-rounds", -1, "recovery: kill -9 rounds (default 9, quick 3)")
+	fs.IntVar(&c.MemCli, "mem-clients", 100, "memory: websocket clients connected for the second figure")
+	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
+	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")
+	fs.StringVar(&c.CvLogFile, "cdpvisor-log", "", "append the stderr of the cdpvisor instances started to this file (--launch)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if !c.Launch && (c.Direct == "" || c.Proxy == "") {
+		return c, errors.New("give --direct URL and --proxy URL, or --launch")
+	}
+	if c.Launch && (c.Direct != "" || c.Proxy != "") {
+		return c, errors.New("--launch starts both endpoints itself: drop --direct/--proxy")
+	}
+	for _, f := range splitComma(c.Only) {
+		if !contains(figureNames, f) {
+			return c, fmt.Errorf("--only: unknown figure %q (know %v)", f, figureNames)
+		}
+	}
+	c.applyDefaults()
+	if c.RTBatch <= 0 || c.RTCalls <= 0 || c.LargeRuns <= 0 || c.FaninRuns <= 0 || c.FaninCli <= 0 ||
+		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 {
+		return c, errors.New("counts and --timeout must be positive")
+	}
+	return c, nil
+}
+
+func (c *config) applyDefaults() {
+	pick := func(v *int, full, quick int) {
+		if *v >= 0 {
+			return
+		}
+		if c.Quick {
+			*v = quick
+		} else {
+			*v = full
+		}
+	}
+	pick(&c.RTCalls, 4000, 1000)
+	pick(&c.LargeRuns, 8, 5)
+	pick(&c.FaninRuns, 2, 1)
+	pick(&c.ColdRuns, 9, 3)
+	pick(&c.RecovRuns, 9, 3)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,30 @@
+//go:build !linux
+
+package main
+
+import "errors"
+
+type procMem struct {
+	RSSkB int64 `json:"rss_kb"`
+	HWMkB int64 `json:"hwm_kb"`
+}
+
+func readProcMem(pid int) (procMem, error) {
+	return procMem{}, errors.New("resident memory needs /proc (Linux)")
+}
+
+func cpuModel() string { return "" }
+
+func memTotalMB() int64 { return 0 }
+
+func kernelRelease() string { return "" }
+
+func loadAvg() string { return "" }
+
+func processesMatching(words ...string) []int { return nil }
+
+const haveProcfs = false
+
+func profileOf(pid int) (string, error) {
+	return "", errors.New("reading a command line needs /proc (Linux)")
+}
