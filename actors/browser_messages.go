@@ -97,4 +97,8 @@ type (
 		gen int
 		err error
 	}
+	cleanupDone struct { // the leftovers of an unplanned exit are gone
+		gen int
+		err error
+	}
 )

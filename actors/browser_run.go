@@ -183,6 +183,11 @@ func (r *browserRun) handleReport(m any) {
 	case stopDone:
 		r.workers--
 		r.stopped(m)
+	case cleanupDone:
+		r.workers--
+		if m.err != nil {
+			r.log.Error().Err(m.err).Int("generation", m.gen).Msg("cleanup after the browser's exit")
+		}
 	}
 }
 
@@ -248,18 +253,22 @@ func (r *browserRun) exited() {
 	_ = r.machine.Fire(fsm.BrowserExit)
 	r.log.Warn().Int("pid", proc.Pid).Str("cause", cause).Msg("browser exited unexpectedly")
 	r.publish(BrowserExited{Instance: r.a.spec.Instance, Generation: r.gen, Pid: proc.Pid, Err: proc.ExitErr()})
-	r.cleanup(proc)
+	// Its leftovers (helpers, temporary profile) are cleaned up meanwhile: a
+	// relaunch needs none of that, and a waiting client should not either.
+	gen := r.gen
+	r.go_(func() any { return cleanupDone{gen: gen, err: proc.Stop()} })
+	r.proc = nil
+	_ = r.machine.Fire(fsm.BrowserSettle)
+	if r.relaunch || len(r.waiters) > 0 {
+		r.startLaunch()
+	}
 }
 
+// beginStop stops the running browser (SIGTERM, the wait, SIGKILL, its
+// temporary profile removed) and reports stopDone.
 func (r *browserRun) beginStop() {
 	_ = r.machine.Fire(fsm.BrowserStop)
-	r.cleanup(r.proc)
-}
-
-// cleanup stops proc (a no-op wait when it already exited), removes its
-// temporary profile and reports stopDone.
-func (r *browserRun) cleanup(proc *chrome.Process) {
-	gen := r.gen
+	proc, gen := r.proc, r.gen
 	r.go_(func() any { return stopDone{gen: gen, err: proc.Stop()} })
 }
 
@@ -269,13 +278,9 @@ func (r *browserRun) stopped(m stopDone) {
 	if m.err != nil {
 		r.log.Error().Err(m.err).Msg("browser cleanup")
 	}
-	if r.machine.Is(fsm.BrowserStopping) {
-		r.lastExit = &ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: "stopped"}
-		_ = r.machine.Fire(fsm.BrowserStopped)
-		r.publish(BrowserExited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: proc.Pid, Planned: true})
-	} else {
-		_ = r.machine.Fire(fsm.BrowserSettle)
-	}
+	r.lastExit = &ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: "stopped"}
+	_ = r.machine.Fire(fsm.BrowserStopped)
+	r.publish(BrowserExited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: proc.Pid, Planned: true})
 	r.answerStops(m.err)
 	if r.relaunch || len(r.waiters) > 0 {
 		r.startLaunch()
@@ -364,6 +369,8 @@ func (r *browserRun) shutdown() {
 				r.log.Error().Err(m.err).Msg("browser cleanup")
 			}
 			r.publish(BrowserExited{Instance: r.a.spec.Instance, Generation: m.gen, Planned: true})
+		case cleanupDone:
+			r.workers--
 		}
 	}
 	close(r.quit)

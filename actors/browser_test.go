@@ -178,8 +178,14 @@ func TestUnplannedExitIsNoticedAndNextDemandRelaunches(t *testing.T) {
 	if st.LastExit == nil || st.LastExit.Planned || !strings.Contains(st.LastExit.Cause, "killed") {
 		t.Fatalf("last exit %+v, want an unplanned kill", st.LastExit)
 	}
-	if _, err := os.Stat(ep.UserDataDir); !os.IsNotExist(err) {
-		t.Errorf("temporary profile of the dead browser still there")
+	// Cleaned up alongside, not before, the next launch.
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(ep.UserDataDir); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("temporary profile of the dead browser still there")
+		}
 	}
 	ep2, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {

@@ -14,9 +14,11 @@ type Message struct {
 	Binary bool // arrived as a binary websocket frame
 }
 
-// Buffers of any size go back to the pool: a steady stream of screenshots
-// reuses its large buffers, and sync.Pool lets the collector take what
-// stays unused for two cycles, so nothing is pinned for long.
+// keepCap is the largest buffer returned to the pool. Pooling 10 MB
+// buffers saves an allocation per huge message but kept a coordinator at
+// 100 MB resident after a few of them; screenshots (a few 100 KB) still fit.
+const keepCap = 1 << 20
+
 var messages = sync.Pool{New: func() any { return &Message{B: make([]byte, 0, 4096)} }}
 
 // NewMessage takes a message buffer from the pool.
@@ -24,6 +26,9 @@ func NewMessage() *Message { return messages.Get().(*Message) }
 
 // Release returns m to the pool; m must not be used after.
 func (m *Message) Release() {
+	if cap(m.B) > keepCap {
+		m.B = make([]byte, 0, 4096)
+	}
 	m.B, m.Binary = m.B[:0], false
 	messages.Put(m)
 }

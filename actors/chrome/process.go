@@ -15,11 +15,13 @@ import (
 
 // Readiness and shutdown limits of the design page.
 const (
-	ReadyTimeout = 15 * time.Second
-	readyPoll    = 100 * time.Millisecond
-	StopGrace    = 5 * time.Second
-	killWait     = 5 * time.Second
-	groupWait    = 2 * time.Second
+	ReadyTimeout   = 15 * time.Second
+	readyPoll      = 100 * time.Millisecond
+	readyPollFirst = 10 * time.Millisecond // for the first readyFastFor after the DevTools line
+	readyFastFor   = 200 * time.Millisecond
+	StopGrace      = 5 * time.Second
+	killWait       = 5 * time.Second
+	groupWait      = 2 * time.Second
 )
 
 // TempPrefix starts the name of every temporary directory a launch creates,
@@ -160,12 +162,20 @@ func (p *Process) awaitReady(ctx context.Context, timeout time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	tick := time.NewTicker(readyPoll)
+	// /json/version usually answers within milliseconds of the line: poll
+	// quickly at first, then every readyPoll.
+	interval := readyPollFirst
+	started := time.Now()
+	tick := time.NewTimer(0)
 	defer tick.Stop()
 	for {
 		if versionAnswers(ctx, p.HostPort) {
 			return nil
 		}
+		if time.Since(started) > readyFastFor {
+			interval = readyPoll
+		}
+		tick.Reset(interval)
 		select {
 		case <-tick.C:
 		case <-p.exited:
