@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,10 +18,13 @@ import (
 // next message given to it, Write reports what the relay sent. Neither
 // allocates, so the benchmark counts only the relay's own work.
 type memConn struct {
-	in     chan []byte   // messages the relay will read
-	out    chan struct{} // one per message the relay wrote
-	last   []byte        // the last message written (a view, for checks)
-	closed chan struct{}
+	in      chan []byte   // messages the relay will read
+	out     chan struct{} // one per message the relay wrote
+	last    []byte        // the last message written (a view, for checks)
+	lastLen int           // its length, streamed parts included
+	rest    bytes.Reader  // the unread part of a streamed message
+	frame   [32 << 10]byte
+	closed  chan struct{}
 }
 
 func newMemConn() *memConn {
@@ -39,8 +43,41 @@ func (c *memConn) Read(m *transport.Message) error {
 	}
 }
 
+func (c *memConn) ReadStream(m *transport.Message, prefixMax int) (io.Reader, error) {
+	select {
+	case b := <-c.in:
+		if len(b) <= prefixMax {
+			m.B = append(m.B[:0], b...)
+			return nil, nil
+		}
+		m.B = append(m.B[:0], b[:prefixMax]...)
+		c.rest.Reset(b[prefixMax:])
+		return &c.rest, nil
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
 func (c *memConn) Write(msg []byte, _ bool) error {
-	c.last = msg
+	c.last, c.lastLen = msg, len(msg)
+	c.out <- struct{}{}
+	return nil
+}
+
+func (c *memConn) WriteStream(prefix []byte, rest io.Reader, _ bool) error {
+	// Copied out in frame-sized pieces, as onto a socket.
+	var n int
+	for {
+		k, err := rest.Read(c.frame[:])
+		n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c.last, c.lastLen = prefix, len(prefix)+n
 	c.out <- struct{}{}
 	return nil
 }
@@ -59,6 +96,11 @@ type echoBrowser struct {
 	response []byte
 }
 
+func (e *echoBrowser) WriteStream(prefix []byte, rest io.Reader, _ bool) error {
+	e.in <- e.response
+	return nil
+}
+
 func (e *echoBrowser) Write(msg []byte, _ bool) error {
 	e.in <- e.response
 	return nil
@@ -66,8 +108,8 @@ func (e *echoBrowser) Write(msg []byte, _ bool) error {
 
 // BenchmarkRelayRoundTrip forwards a request and its answer through a
 // RelayActor: head scanning, in-flight bookkeeping, both writes. The answer
-// carries the payload (like a screenshot); the 10 MB case shows that no
-// message is decoded or copied beyond the one read buffer.
+// carries the payload (like a screenshot); past 64 KB it is streamed on as
+// it arrives, so the 10 MB case holds no more than its first 64 KB.
 func BenchmarkRelayRoundTrip(b *testing.B) {
 	for _, size := range []int{200, 64 << 10, 10 << 20} {
 		b.Run(strconv.Itoa(size), func(b *testing.B) {
@@ -88,8 +130,8 @@ func BenchmarkRelayRoundTrip(b *testing.B) {
 				<-client.out
 			}
 			round()
-			if len(client.last) != len(browser.response) {
-				b.Fatalf("answer of %d bytes, want %d", len(client.last), len(browser.response))
+			if client.lastLen != len(browser.response) {
+				b.Fatalf("answer of %d bytes, want %d", client.lastLen, len(browser.response))
 			}
 			b.SetBytes(int64(len(browser.response) + len(request)))
 			b.ReportAllocs()

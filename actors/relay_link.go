@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"io"
 
 	"github.com/gorilla/websocket"
 
@@ -40,33 +41,59 @@ var browserDialer = &websocket.Dialer{
 	Proxy:            nil, // loopback: never through an HTTP proxy from the environment
 }
 
-// readResult is one message (or the end) from a reader goroutine.
+// readResult is one message (or the end) from a reader goroutine. A huge
+// browser message comes as its first bytes and the rest, still on the
+// wire: the reader waits for a signal on restDone before it reads on.
 type readResult struct {
-	link *browserLink // nil for the client
-	msg  *transport.Message
-	err  error
+	link     *browserLink // nil for the client
+	msg      *transport.Message
+	rest     io.Reader
+	restDone chan struct{}
+	err      error
 }
 
+// streamAfter is the size past which a browser message is passed on while
+// it is still arriving, instead of being held whole first.
+const streamAfter = 64 << 10
+
 // readLoop reads conn until it fails, handing each message to out; it
-// ends when the relay is over (quit).
+// ends when the relay is over (quit). Browser links stream huge messages.
 func readLoop(conn transport.Conn, link *browserLink, out chan<- readResult, quit <-chan struct{}) {
+	restDone := make(chan struct{}, 1) // one for the loop: a streamed message allocates nothing
 	for {
 		m := transport.NewMessage()
-		err := conn.Read(m)
-		if err != nil {
+		var r readResult
+		if link != nil {
+			r.rest, r.err = conn.ReadStream(m, streamAfter)
+		} else {
+			r.err = conn.Read(m)
+		}
+		r.link = link
+		if r.err != nil {
 			m.Release()
-			m = nil
+		} else {
+			r.msg = m
+		}
+		if r.rest != nil {
+			r.restDone = restDone
 		}
 		select {
-		case out <- readResult{link: link, msg: m, err: err}:
+		case out <- r:
 		case <-quit:
-			if m != nil {
-				m.Release()
+			if r.msg != nil {
+				r.msg.Release()
 			}
 			return
 		}
-		if err != nil {
+		if r.err != nil {
 			return
+		}
+		if r.rest != nil {
+			select { // the relay copies the rest off the wire meanwhile
+			case <-r.restDone:
+			case <-quit:
+				return
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package actors
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -194,6 +195,12 @@ func (run *relayRun) onBrowser(m readResult) {
 		run.browserLost(m.err)
 		return
 	}
+	if m.rest != nil {
+		defer func() { m.restDone <- struct{}{} }()
+		if !run.stream(m) {
+			return
+		}
+	}
 	h, _ := transport.ScanHead(m.msg.B)
 	if h.HasID && run.pending[h.ID] {
 		run.bootstrapAnswer(&h, m.msg)
@@ -213,6 +220,43 @@ func (run *relayRun) onBrowser(m readResult) {
 		run.close(websocket.CloseNormalClosure, "")
 	}
 	m.msg.Release()
+}
+
+// stream passes a huge browser message on to the client while it is still
+// arriving: only its head, from the first bytes, is needed (an answer's id
+// comes first). It returns false when it handled the message; true when the
+// message is one of the relay's own answers, read whole into m.msg for the
+// usual path.
+func (run *relayRun) stream(m readResult) bool {
+	h, _ := transport.ScanHeadPrefix(m.msg.B)
+	if h.HasID && run.pending[h.ID] {
+		if _, err := m.msg.ReadFrom(m.rest); err != nil {
+			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
+		}
+		return true
+	}
+	if h.HasID {
+		if req, ok := run.inflight[h.ID]; ok {
+			req.msg.Release()
+			delete(run.inflight, h.ID)
+		}
+	}
+	err := run.r.spec.Client.WriteStream(m.msg.B, m.rest, m.msg.Binary)
+	m.msg.Release()
+	if err == nil {
+		return false
+	}
+	var broken *transport.SourceError
+	switch {
+	case errors.As(err, &broken):
+		// The client has half a message and nothing can finish it.
+		run.log.Warn().Err(err).Msg("the browser connection broke in the middle of a message")
+		run.close(websocket.CloseInternalServerErr, "the browser connection broke in the middle of a message; reconnect")
+	default:
+		run.log.Debug().Err(err).Msg("client write failed")
+		run.close(websocket.CloseNormalClosure, "")
+	}
+	return false
 }
 
 // browserLost handles a strong signal while connected.

@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -301,4 +302,35 @@ func TestBrowserCloseInFlightIsAnsweredNotReplayed(t *testing.T) {
 	if st, _ := inst.Browser.Status(testContext(t)); st.Generation != 1 {
 		t.Fatalf("a Browser.close relaunched a browser: %+v", st)
 	}
+}
+
+// A huge answer (past the streaming threshold) arrives whole and intact,
+// and the connection goes on as before.
+func TestHugeAnswersAreStreamedIntact(t *testing.T) {
+	inst := startInstance(t, fakeLaunch(t), ProxySpec{})
+	cl := dialCDP(t, inst)
+	cl.send(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
+	_, events := cl.answer(1)
+	var session string
+	for _, ev := range events {
+		if ev.Method == "Target.attachedToTarget" {
+			var p struct{ SessionID string }
+			_ = json.Unmarshal(ev.Params, &p)
+			session = p.SessionID
+		}
+	}
+	if session == "" {
+		t.Fatal("no session")
+	}
+	for _, size := range []int{streamAfter - 100, streamAfter + 1, 3_000_000} {
+		m := cl.call(int64(size), "Runtime.evaluate", fmt.Sprintf(`{"expression":"fake:bytes:%d"}`, size), session)
+		var r struct{ Result struct{ Value string } }
+		if err := json.Unmarshal(m.Result, &r); err != nil || len(r.Result.Value) != size || strings.Trim(r.Result.Value, "x") != "" {
+			t.Fatalf("size %d: got %d bytes, %v", size, len(r.Result.Value), err)
+		}
+		if m.SessionID != session {
+			t.Fatalf("size %d: sessionId %q lost", size, m.SessionID)
+		}
+	}
+	cl.call(2, "Browser.getVersion", "", "")
 }

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"io"
 	"sync"
 	"time"
 
@@ -12,8 +13,16 @@ import (
 type Conn interface {
 	// Read fills m with the next whole message.
 	Read(m *Message) error
+	// ReadStream is Read for messages that may be huge: past prefixMax bytes
+	// it stops, leaving the first bytes in m and returning the rest as a
+	// reader, which must be read to its end (or the connection closed)
+	// before the next read. rest is nil when m holds the whole message.
+	ReadStream(m *Message, prefixMax int) (rest io.Reader, err error)
 	// Write sends one whole message.
 	Write(msg []byte, binary bool) error
+	// WriteStream sends prefix and then what rest yields, as one message,
+	// without holding it whole. A failure of rest is a *SourceError.
+	WriteStream(prefix []byte, rest io.Reader, binary bool) error
 	// Close ends the connection, telling the peer code and reason where
 	// the transport can say it.
 	Close(code int, reason string)
@@ -46,6 +55,31 @@ func (w *WSConn) Read(m *Message) error {
 	}
 	m.Binary = kind == websocket.BinaryMessage
 	return m.readAll(r, w.limit)
+}
+
+func (w *WSConn) ReadStream(m *Message, prefixMax int) (io.Reader, error) {
+	kind, r, err := w.c.NextReader()
+	if err != nil {
+		return nil, err
+	}
+	m.Binary = kind == websocket.BinaryMessage
+	return m.readPrefix(r, prefixMax)
+}
+
+func (w *WSConn) WriteStream(prefix []byte, rest io.Reader, binary bool) error {
+	kind := websocket.TextMessage
+	if binary {
+		kind = websocket.BinaryMessage
+	}
+	mw, err := w.c.NextWriter(kind)
+	if err != nil {
+		return err
+	}
+	if err := copyStream(mw, prefix, rest); err != nil {
+		mw.Close()
+		return err
+	}
+	return mw.Close()
 }
 
 func (w *WSConn) Write(msg []byte, binary bool) error {

@@ -23,35 +23,60 @@ type Head struct {
 // ErrNotObject is returned for input that is not a JSON object.
 var ErrNotObject = errors.New("CDP message is not a JSON object")
 
+// ScanHeadPrefix reads what it can of a message's head from its first
+// bytes, for a message streamed on before it was read whole: the members
+// that end inside prefix are found (Chromium puts "id" first in an answer
+// and "method" first in an event); complete says the whole message was seen.
+func ScanHeadPrefix(prefix []byte) (h Head, complete bool) {
+	want, _ := scanMembers(prefix, &h)
+	return h, want == ""
+}
+
 // ScanHead finds the top-level id, method and sessionId of msg. Keys may
 // come in any order (the last of duplicates wins, as in encoding/json),
 // values are skipped without decoding, nested keys are ignored. An id that
 // is not an integer, or a method that is not a string, counts as absent.
 func ScanHead(msg []byte) (Head, error) {
 	var h Head
+	if want, at := scanMembers(msg, &h); want != "" {
+		if want == wantObject {
+			return h, ErrNotObject
+		}
+		return h, &syntaxError{want: want, at: at}
+	}
+	return h, nil
+}
+
+const wantObject = "an object"
+
+// scanMembers notes every complete top-level member of msg in h. Where msg
+// stops being a valid object it says what it wanted there, and at which
+// byte; it does not allocate.
+func scanMembers(msg []byte, h *Head) (want string, at int) {
 	s := scanner{b: msg}
 	s.space()
 	if !s.eat('{') {
-		return h, ErrNotObject
+		return wantObject, s.i
 	}
 	s.space()
 	if s.eat('}') {
-		return h, nil
+		return "", 0
 	}
 	for {
 		s.space()
 		key, ok := s.key()
 		if !ok {
-			return h, s.fail("a key")
+			return "a key", s.i
 		}
 		s.space()
 		if !s.eat(':') {
-			return h, s.fail("':'")
+			return "':'", s.i
 		}
 		s.space()
 		start := s.i
-		if !s.value() {
-			return h, s.fail("a value")
+		if !s.value() || s.i >= len(s.b) {
+			// A value that runs to the end is cut (a number could go on).
+			return "a value", s.i
 		}
 		h.note(key, msg, start, s.i)
 		s.space()
@@ -59,9 +84,9 @@ func ScanHead(msg []byte) (Head, error) {
 			continue
 		}
 		if s.eat('}') {
-			return h, nil
+			return "", 0
 		}
-		return h, s.fail("',' or '}'")
+		return "',' or '}'", s.i
 	}
 }
 
@@ -123,8 +148,6 @@ type syntaxError struct {
 func (e *syntaxError) Error() string {
 	return "malformed CDP message: want " + e.want + " at byte " + strconv.Itoa(e.at)
 }
-
-func (s *scanner) fail(want string) error { return &syntaxError{want: want, at: s.i} }
 
 func (s *scanner) space() {
 	for s.i < len(s.b) {

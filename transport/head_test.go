@@ -131,3 +131,33 @@ func BenchmarkScanHead(b *testing.B) {
 		})
 	}
 }
+
+// Cut anywhere, a message's prefix yields the members that end before the
+// cut, as the whole message has them, and says it is incomplete.
+func FuzzScanHeadPrefix(f *testing.F) {
+	f.Add([]byte(`{"id":17,"result":{"data":"AAAA"},"sessionId":"S"}`), uint16(9))
+	f.Add([]byte(`{"method":"Page.screencastFrame","params":{"data":"xx"},"sessionId":"S"}`), uint16(30))
+	f.Fuzz(func(t *testing.T, msg []byte, cut uint16) {
+		whole, err := ScanHead(msg)
+		if err != nil {
+			return
+		}
+		k := int(cut) % (len(msg) + 1)
+		h, complete := ScanHeadPrefix(msg[:k])
+		if k == len(msg) {
+			if !complete {
+				t.Fatal("the whole message counts as incomplete")
+			}
+			return
+		}
+		if complete {
+			return // the prefix is itself a whole object (what follows is trailing)
+		}
+		if h.HasID && (!whole.HasID || h.ID != whole.ID) && !bytes.Contains(msg[k:], []byte(`"id"`)) {
+			t.Fatalf("prefix id %d, whole %d/%v: %q | %q", h.ID, whole.ID, whole.HasID, msg[:k], msg[k:])
+		}
+		if len(h.Method) > 0 && string(h.Method) != string(whole.Method) && !bytes.Contains(msg[k:], []byte(`"method"`)) {
+			t.Fatalf("prefix method %q, whole %q", h.Method, whole.Method)
+		}
+	})
+}

@@ -54,3 +54,69 @@ func (m *Message) readAll(r io.Reader, limit int64) error {
 		}
 	}
 }
+
+// readPrefix reads r into m until EOF or prefixMax bytes; what is left of
+// a longer message is returned as rest.
+func (m *Message) readPrefix(r io.Reader, prefixMax int) (rest io.Reader, err error) {
+	if cap(m.B) < prefixMax {
+		m.B = make([]byte, 0, prefixMax)
+	}
+	m.B = m.B[:prefixMax]
+	n, err := io.ReadFull(r, m.B)
+	m.B = m.B[:n]
+	switch err {
+	case io.EOF, io.ErrUnexpectedEOF:
+		return nil, nil // shorter than prefixMax: whole
+	case nil:
+		return r, nil
+	}
+	return nil, err
+}
+
+// SourceError is a failure to read what a stream was copying.
+type SourceError struct{ Err error }
+
+func (e *SourceError) Error() string { return "reading the streamed message: " + e.Err.Error() }
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// copyStream writes prefix and then rest to w.
+func copyStream(w io.Writer, prefix []byte, rest io.Reader) error {
+	if _, err := w.Write(prefix); err != nil {
+		return err
+	}
+	bp := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(bp)
+	buf := *bp
+	for {
+		n, rerr := rest.Read(buf)
+		if n > 0 {
+			if _, err := w.Write(buf[:n]); err != nil {
+				return err
+			}
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+		if rerr != nil {
+			return &SourceError{Err: rerr}
+		}
+	}
+}
+
+// ReadFrom appends what r yields to the message.
+func (m *Message) ReadFrom(r io.Reader) (int64, error) {
+	start := len(m.B)
+	for {
+		if len(m.B) == cap(m.B) {
+			m.B = append(m.B, 0)[:len(m.B)]
+		}
+		n, err := r.Read(m.B[len(m.B):cap(m.B)])
+		m.B = m.B[:len(m.B)+n]
+		if err == io.EOF {
+			return int64(len(m.B) - start), nil
+		}
+		if err != nil {
+			return int64(len(m.B) - start), err
+		}
+	}
+}

@@ -59,6 +59,19 @@ func (p *PipeConn) Read(m *Message) error {
 	}
 }
 
+// ReadStream reads whole messages: pipe clients send commands, never
+// anything huge.
+func (p *PipeConn) ReadStream(m *Message, _ int) (io.Reader, error) { return nil, p.Read(m) }
+
+// WriteStream sends prefix, then rest, then the NUL.
+func (p *PipeConn) WriteStream(prefix []byte, rest io.Reader, _ bool) error {
+	if err := copyStream(p.w, prefix, rest); err != nil {
+		return err
+	}
+	_, err := p.w.Write(nul)
+	return err
+}
+
 // Write sends msg followed by a NUL. A NUL inside msg would split it in
 // two at the other end, so it is refused.
 func (p *PipeConn) Write(msg []byte, _ bool) error {

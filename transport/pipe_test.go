@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -104,3 +105,33 @@ func (c *chunkedReader) Read(p []byte) (int, error) {
 	c.b = c.b[n:]
 	return n, nil
 }
+
+func TestStreamedWritesFrameOneMessage(t *testing.T) {
+	var stream bytes.Buffer
+	w := NewPipeConn(nil, &stream, nil)
+	body := strings.Repeat("y", 300<<10)
+	if err := w.WriteStream([]byte(`{"id":1,"result":"`), strings.NewReader(body+`"}`), false); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Write([]byte(`{"id":2}`), false)
+	r := NewPipeConn(&stream, nil, nil)
+	m := NewMessage()
+	if err := r.Read(m); err != nil || string(m.B) != `{"id":1,"result":"`+body+`"}` {
+		t.Fatalf("streamed message: %d bytes, %v", len(m.B), err)
+	}
+	if err := r.Read(m); err != nil || string(m.B) != `{"id":2}` {
+		t.Fatalf("next message: %q %v", m.B, err)
+	}
+}
+
+func TestStreamFailureIsTheSources(t *testing.T) {
+	err := NewPipeConn(nil, io.Discard, nil).WriteStream([]byte("{"), iotestErrReader{}, false)
+	var se *SourceError
+	if !errors.As(err, &se) {
+		t.Fatalf("got %v, want a *SourceError", err)
+	}
+}
+
+type iotestErrReader struct{}
+
+func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
