@@ -49,14 +49,21 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// invokedAsBrowser: the binary runs under another name than cdpvisor (a
-// symlink from bridge --install), except for its own internal watchdog.
+// invokedAsBrowser: the binary runs under a browser's name (a symlink made
+// by bridge --install: "chrome"), not merely renamed, and not as its own
+// internal watchdog.
 func invokedAsBrowser(args []string) bool {
-	name := strings.TrimSuffix(filepath.Base(args[0]), ".exe")
-	if name == "cdpvisor" || strings.HasPrefix(name, "cdpvisor") {
+	name := strings.ToLower(strings.TrimSuffix(filepath.Base(args[0]), ".exe"))
+	if strings.HasPrefix(name, "cdpvisor") {
 		return false
 	}
-	return len(args) < 2 || args[1] != "watchdog"
+	looksLikeBrowser := false
+	for _, b := range []string{"chrome", "chromium", "msedge", "edge", "brave"} {
+		if strings.Contains(name, b) {
+			looksLikeBrowser = true
+		}
+	}
+	return looksLikeBrowser && (len(args) < 2 || args[1] != "watchdog")
 }
 
 // run executes one command line; stdout is protocol only.
