@@ -90,7 +90,7 @@ func same(a, b string) bool {
 
 // installBridge creates DIR/chrome, a symlink to this executable, for
 // tools that want a path to "Chrome".
-func installBridge(dir string, stdout io.Writer) error {
+func installBridge(dir string, out io.Writer) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func installBridge(dir string, stdout io.Writer) error {
 	if err := os.Symlink(self, link); err != nil {
 		return fmt.Errorf("bridge --install: %w", err)
 	}
-	fmt.Fprintln(stdout, link)
+	fmt.Fprintln(out, link)
 	return nil
 }
 
