@@ -113,7 +113,7 @@ func waitNoBrowsers(t *testing.T, profile string) {
 // bridgeProcess is a bridge started by the test itself.
 type bridgeProcess struct {
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *chrometest.SyncBuffer
 }
 
 func (b *bridgeProcess) browser(t *testing.T) int {
@@ -132,7 +132,7 @@ func (b *bridgeProcess) browser(t *testing.T) int {
 // and the client's connection survives.
 func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
 	chrometest.Chromium(t)
-	b := &bridgeProcess{stderr: &syncBuffer{}}
+	b := &bridgeProcess{stderr: &chrometest.SyncBuffer{}}
 	b.cmd = exec.Command(binary, "bridge", "--remote-debugging-port=0", "--headless=new")
 	pr, pw := io.Pipe()
 	b.cmd.Stderr = io.MultiWriter(b.stderr, pw)
@@ -209,7 +209,7 @@ func TestBridgeKilledInPipeHeadlessModeLeavesNothing(t *testing.T) {
 	fromBridgeR, fromBridgeW, _ := os.Pipe()
 	defer toBridgeW.Close()
 	defer fromBridgeR.Close()
-	b := &bridgeProcess{stderr: &syncBuffer{}}
+	b := &bridgeProcess{stderr: &chrometest.SyncBuffer{}}
 	b.cmd = exec.Command(binary, "bridge", "--remote-debugging-pipe", "--headless=new", "--browser="+chromium)
 	b.cmd.ExtraFiles = []*os.File{toBridgeR, fromBridgeW}
 	b.cmd.Stderr = b.stderr
@@ -250,7 +250,7 @@ func TestBridgeUsesARunningCoordinator(t *testing.T) {
 	b := exec.Command(binary, "bridge", "--remote-debugging-pipe", "--headless=new")
 	b.Env = append(os.Environ(), "CDPVISOR_COORDINATOR=auto", "CDPVISOR_STATE_DIR="+stateDir)
 	b.ExtraFiles = []*os.File{toBridgeR, fromBridgeW}
-	var stderr syncBuffer
+	var stderr chrometest.SyncBuffer
 	b.Stderr = &stderr
 	if err := b.Start(); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,33 +44,16 @@ func withBinary(m *testing.M) *testing.M {
 type served struct {
 	cmd      *exec.Cmd
 	endpoint string
-	stdout   *syncBuffer
-	stderr   *syncBuffer
+	stdout   *chrometest.SyncBuffer
+	stderr   *chrometest.SyncBuffer
 	done     chan error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // startServe starts `cdpvisor serve` and waits for its endpoint line. The
 // process is ended (SIGTERM) at cleanup unless the test did it.
 func startServe(t *testing.T, env []string, args ...string) *served {
 	t.Helper()
-	s := &served{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	s := &served{stdout: &chrometest.SyncBuffer{}, stderr: &chrometest.SyncBuffer{}, done: make(chan error, 1)}
 	s.cmd = exec.Command(binary, append([]string{"serve"}, args...)...)
 	s.cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()

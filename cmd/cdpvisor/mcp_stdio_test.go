@@ -78,7 +78,7 @@ type mcpProcess struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  *bufio.Scanner
-	stderr *syncBuffer
+	stderr *chrometest.SyncBuffer
 }
 
 func startMCP(t *testing.T, stateDir string) *mcpProcess {
@@ -88,7 +88,7 @@ func startMCP(t *testing.T, stateDir string) *mcpProcess {
 
 func startMCPWith(t *testing.T, stateDir, browser string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{stderr: &syncBuffer{}}
+	p := &mcpProcess{stderr: &chrometest.SyncBuffer{}}
 	p.cmd = exec.Command(binary, "mcp", "--browser", browser, "--state-dir", stateDir)
 	p.cmd.Stderr = p.stderr
 	p.stdin, _ = p.cmd.StdinPipe()

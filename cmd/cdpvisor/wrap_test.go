@@ -83,10 +83,10 @@ while [ ! -e `+goFile+` ]; do sleep 0.02; done
 `+binary+` wrap --state-dir `+dir+` -- sh -c 'echo {cdp_port}'
 echo "wrap=$?"
 kill $S; wait`)
-	var siblingOut syncBuffer
+	var siblingOut chrometest.SyncBuffer
 	sibling.Stdout, sibling.Stderr = &siblingOut, &siblingOut
 	other := exec.Command("sh", "-c", serve+` & S=$!; trap 'kill $S; wait $S; exit 0' TERM; wait`)
-	var otherOut syncBuffer
+	var otherOut chrometest.SyncBuffer
 	other.Stdout, other.Stderr = &otherOut, &otherOut
 	if err := sibling.Start(); err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestWrapForwardsSignals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			script := fmt.Sprintf(`trap "exit %d" %s; echo ready; while :; do sleep 0.05; done`, c.code, c.name)
 			cmd := exec.Command(binary, "wrap", "--state-dir", dir, "--", "sh", "-c", script)
-			var stderr syncBuffer
+			var stderr chrometest.SyncBuffer
 			cmd.Stderr = &stderr
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
@@ -286,7 +286,7 @@ func TestWrapStandalone(t *testing.T) {
 	script := `echo "$CDP_ENDPOINT {cdp_endpoint}"; ls "$1"; curl -sf --noproxy '*' {cdp_endpoint}/json/version; echo; exit 3`
 	cmd := exec.Command(binary, "wrap", "--standalone", "--timeout", "200ms", "--state-dir", dir, "--browser", fake,
 		"--", "sh", "-c", script, "sh", dir)
-	var stdout, stderr syncBuffer
+	var stdout, stderr chrometest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); cmd.ProcessState == nil {
 		t.Fatal(err)

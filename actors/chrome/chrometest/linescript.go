@@ -21,7 +21,7 @@ type LineScript struct {
 	Cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  *bufio.Scanner
-	stderr lockedBuffer
+	stderr SyncBuffer
 }
 
 // StartLineScript starts a script; it is killed at the end of the test if
@@ -73,18 +73,20 @@ func (s *LineScript) Wait() error {
 	return nil
 }
 
-type lockedBuffer struct {
+// SyncBuffer is a bytes.Buffer that a process's output and a test can
+// share.
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+func (l *SyncBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuffer) String() string {
+func (l *SyncBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
