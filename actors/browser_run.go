@@ -105,7 +105,7 @@ func (r *browserRun) handle(m any) {
 		case fsm.BrowserLaunching:
 			r.stopWaiters = append(r.stopWaiters, m.reply)
 			r.cancelLaunch()
-		default: // stopping, or cleaning up after an exit
+		default: // stopping
 			r.stopWaiters = append(r.stopWaiters, m.reply)
 		}
 	case browserStatus:
@@ -135,7 +135,7 @@ func (r *browserRun) ensure(reply chan launchResult) {
 	case fsm.BrowserLaunching:
 		// served by the launch under way
 	default:
-		r.relaunch = true // a stop or an exit is being cleaned up: launch after it
+		r.relaunch = true // a stop is under way: launch after it
 	}
 }
 
