@@ -103,6 +103,13 @@ func (cl *cdpClient) answer(id int64) (cdpMsg, []cdpMsg) {
 	}
 }
 
+// answerOf sends a request and returns its answer and the events before it.
+func (cl *cdpClient) answerOf(id int64, method, params string) (cdpMsg, []cdpMsg) {
+	cl.t.Helper()
+	cl.send(id, method, params, "")
+	return cl.answer(id)
+}
+
 // call sends a request and returns its successful answer.
 func (cl *cdpClient) call(id int64, method, params, session string) cdpMsg {
 	cl.t.Helper()

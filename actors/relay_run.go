@@ -37,6 +37,7 @@ type relayRun struct {
 	sent           uint64             // requests sent, to order inflight
 	subscribed     map[string][]byte  // the client's last subscription request per method
 	correlator     *fsm.Correlator
+	book           *targetBook    // the client's view of targets and sessions
 	likely         bool           // disconnectedLikely: a weak signal came shortly before the strong one
 	signals        string         // what was seen, for the logs
 	attempt        int            // recoveryAttempt
@@ -77,6 +78,7 @@ func newRelayRun(r *RelayActor, ctx context.Context) *relayRun {
 		inflight:       make(map[int64]inflight, 64),
 		subscribed:     map[string][]byte{},
 		correlator:     fsm.NewCorrelator(nil),
+		book:           newTargetBook(),
 		pending:        map[int64]bool{},
 		nextID:         internalIDBase,
 		bootstrapTimer: time.NewTimer(time.Hour),
@@ -212,8 +214,13 @@ func (run *relayRun) onBrowser(m readResult) {
 			req.msg.Release()
 			delete(run.inflight, h.ID)
 		}
-	} else if fsm.IsWeakSignal(h.Method) {
-		run.correlator.Weak(h.Method, m.msg.B)
+	} else if len(h.Method) > 0 {
+		if fsm.IsWeakSignal(h.Method) {
+			run.correlator.Weak(h.Method, m.msg.B)
+		}
+		if len(h.Method) > 7 && string(h.Method[:7]) == "Target." {
+			run.book.note(&h, m.msg.B)
+		}
 	}
 	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
 		run.log.Debug().Err(err).Msg("client write failed")
@@ -273,9 +280,21 @@ func (run *relayRun) browserLost(err error) {
 	}
 	run.result, run.bootstrap, run.shortCircuit = "", "", false
 	run.fire(fsm.ConnBrowserLost)
+	run.tellTargetsGone()
 	run.requeueInflight()
 	if len(run.queue) > 0 {
 		run.recover() // the client is waiting on those: recover now
+	}
+}
+
+// tellTargetsGone tells the client that the lost browser's targets and
+// sessions are gone, as the browser would have had it closed them: clients
+// drop their stale pages at once instead of failing on them later.
+func (run *relayRun) tellTargetsGone() {
+	for _, ev := range run.book.goneEvents() {
+		if err := run.r.spec.Client.Write(ev, false); err != nil {
+			return
+		}
 	}
 }
 

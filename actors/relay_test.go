@@ -334,3 +334,48 @@ func TestHugeAnswersAreStreamedIntact(t *testing.T) {
 	}
 	cl.call(2, "Browser.getVersion", "", "")
 }
+
+// When the browser goes, the client is told its sessions and targets are
+// gone, as a browser closing them would have: no stale page lingers.
+func TestLostBrowserDetachesTheClientsSessions(t *testing.T) {
+	// The next browser takes the bootstrap, two replays and a request: 4.
+	inst := startInstance(t, fakeLaunch(t, "--fake-crash-after=5"), ProxySpec{})
+	cl := dialCDP(t, inst)
+	_, discovered := cl.answerOf(1, "Target.setDiscoverTargets", `{"discover":true}`)
+	_, attached := cl.answerOf(2, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`)
+	sessions, targets := map[string]bool{}, map[string]bool{}
+	for _, ev := range append(discovered, attached...) {
+		var p struct {
+			SessionID  string
+			TargetInfo struct{ TargetID string }
+		}
+		_ = json.Unmarshal(ev.Params, &p)
+		switch ev.Method {
+		case "Target.attachedToTarget":
+			sessions[p.SessionID] = true
+		case "Target.targetCreated":
+			targets[p.TargetInfo.TargetID] = true
+		}
+	}
+	if len(sessions) == 0 || len(targets) == 0 {
+		t.Fatalf("no sessions %v or targets %v to lose", sessions, targets)
+	}
+	cl.call(10, "Browser.getVersion", "", "")
+	cl.call(11, "Browser.getVersion", "", "")
+	crashNow(t, cl)
+	for len(sessions)+len(targets) > 0 {
+		ev := cl.next()
+		var p struct{ SessionID, TargetID string }
+		_ = json.Unmarshal(ev.Params, &p)
+		switch ev.Method {
+		case "Target.detachedFromTarget":
+			delete(sessions, p.SessionID)
+		case "Target.targetDestroyed":
+			delete(targets, p.TargetID)
+		default:
+			t.Fatalf("unexpected %+v while sessions %v and targets %v are left", ev, sessions, targets)
+		}
+	}
+	// And the next request recovers as ever.
+	cl.call(3, "Browser.getVersion", "", "")
+}
