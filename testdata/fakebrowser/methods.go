@@ -174,32 +174,32 @@ func (b *browser) detachFromTarget(c *conn, req *request) {
 }
 
 func (b *browser) activateTarget(c *conn, req *request) {
+	if b.requestedTarget(c, req) != nil {
+		c.reply(req, empty{})
+	}
+}
+
+// requestedTarget finds the target a request names, answering the request
+// with Chromium's error when there is none.
+func (b *browser) requestedTarget(c *conn, req *request) *target {
 	var p targetIDParams
 	if !c.decodeParams(req, &p) {
-		return
+		return nil
 	}
 	b.mu.Lock()
 	t := b.findTarget(p.TargetID)
 	b.mu.Unlock()
 	if t == nil {
 		c.fail(req, -32602, errNoTarget)
-		return
 	}
-	c.reply(req, empty{})
+	return t
 }
 
 // closeTarget answers first and closes afterwards: in Chromium the close
 // itself is asynchronous.
 func (b *browser) closeTarget(c *conn, req *request) {
-	var p targetIDParams
-	if !c.decodeParams(req, &p) {
-		return
-	}
-	b.mu.Lock()
-	t := b.findTarget(p.TargetID)
-	b.mu.Unlock()
+	t := b.requestedTarget(c, req)
 	if t == nil {
-		c.fail(req, -32602, errNoTarget)
 		return
 	}
 	c.reply(req, struct {
