@@ -16,13 +16,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 )
 
 var binary string
 
 func TestMain(m *testing.M) {
-	os.Exit(chrometest.LeakCheckMain(withBinary(m)))
+	code := chrometest.LeakCheckMain(withBinary(m))
+	os.RemoveAll(filepath.Dir(binary))
+	os.Exit(code)
 }
 
 // withBinary builds cdpvisor once for the package's tests.
@@ -113,11 +116,13 @@ func (s *served) stop(t *testing.T) error {
 // browsers lists the browser processes serve launched (its direct children).
 func (s *served) browsers() []int { return browserChildren(s.cmd.Process.Pid) }
 
-// browserChildren lists a coordinator's children but its watchdogs.
+// browserChildren lists a coordinator's children but its watchdogs. Those
+// run cdpvisor itself, which is also what a child forked but not yet
+// exec'd shows, so they are told apart by the executable.
 func browserChildren(coordinator int) []int {
 	var out []int
 	for _, pid := range chrometest.Children(coordinator) {
-		if !strings.Contains(chrometest.Cmdline(pid), " watchdog ") {
+		if info, err := chrome.ProcessInfo(pid); err == nil && info.Exe != binary {
 			out = append(out, pid)
 		}
 	}
