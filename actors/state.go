@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/rs/zerolog"
 )
 
@@ -90,14 +92,42 @@ func (a *StateActor) SetInstances(ctx context.Context, instances []StateInstance
 	return err
 }
 
-// remove deletes our file, and the pointer if it still points at us.
+// remove deletes our file and, if the pointer still points at us, points
+// it at the most recently started coordinator still alive (or removes it).
 func (a *StateActor) remove() {
 	if err := os.Remove(a.path); err != nil && !os.IsNotExist(err) {
 		a.spec.Log.Warn().Err(err).Msg("remove state file")
 	}
-	pointer := a.spec.Dir + string(os.PathSeparator) + PointerFile
-	if s, err := ReadStateFile(pointer); err == nil && s.PID == a.spec.State.PID && s.Port == a.spec.State.Port {
-		_ = os.Remove(pointer)
+	pointer := filepath.Join(a.spec.Dir, PointerFile)
+	if s, err := ReadStateFile(pointer); err != nil || s.PID != a.spec.State.PID || s.Port != a.spec.State.Port {
+		return // another coordinator's by now
 	}
+	if next, data, ok := latestLive(a.spec.Dir); ok {
+		if err := WriteFileAtomic(pointer, data); err == nil {
+			a.spec.Log.Debug().Int("pid", next.PID).Msg("state.json points at the next live coordinator")
+			return
+		}
+	}
+	_ = os.Remove(pointer)
 	a.spec.Log.Debug().Str("path", a.path).Msg("state files removed")
+}
+
+// latestLive finds the most recently started coordinator in dir whose pid
+// is alive, and its file's content.
+func latestLive(dir string) (StateFile, []byte, bool) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
+	var best StateFile
+	var bestData []byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s, err := ParseStateFile(p, data)
+		if err != nil || !chrome.PidAlive(s.PID) || s.StartedAt.Before(best.StartedAt) {
+			continue
+		}
+		best, bestData = s, data
+	}
+	return best, bestData, bestData != nil
 }

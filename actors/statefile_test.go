@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseStateFileRejectsBadContent(t *testing.T) {
@@ -78,4 +79,33 @@ func FuzzParseStateFile(f *testing.F) {
 			t.Fatalf("accepted an implausible state: %+v", s)
 		}
 	})
+}
+
+// The well-known state.json moves to the next live coordinator when the one
+// it points at stops; with none left, it goes.
+func TestPointerMovesToTheNextLiveCoordinator(t *testing.T) {
+	dir := t.TempDir()
+	older := StateFile{Port: 5000, PID: os.Getppid(), StartedAt: time.Now().Add(-time.Hour)} // alive: our parent
+	data, _ := json.Marshal(older)
+	if err := os.WriteFile(StateFileName(dir, older.PID), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dead := StateFile{Port: 6000, PID: 999999999, StartedAt: time.Now()}
+	data, _ = json.Marshal(dead)
+	_ = os.WriteFile(StateFileName(dir, dead.PID), data, 0o644)
+	a := NewStateActor(StateSpec{Dir: dir, State: StateFile{Port: 4000, PID: os.Getpid(), StartedAt: time.Now()}})
+	if err := a.Write(); err != nil {
+		t.Fatal(err)
+	}
+	a.remove()
+	if s, err := ReadStateFile(filepath.Join(dir, PointerFile)); err != nil || s.Port != 5000 {
+		t.Fatalf("pointer %+v %v, want the live older coordinator (5000), not the dead newer one", s, err)
+	}
+	_ = os.Remove(StateFileName(dir, older.PID))
+	b := NewStateActor(StateSpec{Dir: dir, State: StateFile{Port: 4001, PID: os.Getpid(), StartedAt: time.Now()}})
+	_ = b.Write()
+	b.remove()
+	if _, err := os.Stat(filepath.Join(dir, PointerFile)); !os.IsNotExist(err) {
+		t.Fatalf("pointer kept with no live coordinator: %v", err)
+	}
 }
