@@ -65,11 +65,7 @@ const (
 // options: the old one stops, the new one starts behind the same endpoint,
 // and client websockets are closed with 1012 so they reconnect to it.
 func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change LaunchChange, progress Progress) (Endpoint, error) {
-	inst, err := c.Instance(ctx, ref)
-	if err != nil {
-		return Endpoint{}, err
-	}
-	st, err := inst.Browser.Status(ctx)
+	inst, st, err := c.instanceStatus(ctx, ref)
 	if err != nil {
 		return Endpoint{}, err
 	}
@@ -85,6 +81,16 @@ func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change Laun
 	c.reconnectClients(ctx, inst, "the browser was switched")
 	progress.say(fmt.Sprintf("ready: generation %d, pid %d", ep.Generation, ep.Pid))
 	return ep, nil
+}
+
+// instanceStatus finds an instance and asks its browser how it is.
+func (c *Coordinator) instanceStatus(ctx context.Context, ref string) (*Instance, BrowserStatus, error) {
+	inst, err := c.Instance(ctx, ref)
+	if err != nil {
+		return nil, BrowserStatus{}, err
+	}
+	st, err := inst.Browser.Status(ctx)
+	return inst, st, err
 }
 
 func (ch LaunchChange) Apply(opts chrome.LaunchOptions) (chrome.LaunchOptions, error) {
@@ -131,11 +137,7 @@ var ErrRestartRefused = errors.New("restart refused")
 // RestartBrowser stops and relaunches an instance's browser with the
 // options of its last launch; clients are closed with 1012.
 func (c *Coordinator) RestartBrowser(ctx context.Context, ref string, force bool, progress Progress) (Endpoint, error) {
-	inst, err := c.Instance(ctx, ref)
-	if err != nil {
-		return Endpoint{}, err
-	}
-	st, err := inst.Browser.Status(ctx)
+	inst, st, err := c.instanceStatus(ctx, ref)
 	if err != nil {
 		return Endpoint{}, err
 	}

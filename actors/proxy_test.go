@@ -14,25 +14,14 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
 func httpDo(t *testing.T, method, url, host string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if host != "" {
-		req.Host = host
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	code, body, _ := chrometest.HTTPDo(t, method, url, host)
+	return code, body
 }
 
 func TestNonLoopbackHostIsRefusedWithoutLaunching(t *testing.T) {

@@ -471,24 +471,6 @@ func TestFakeBrowserRejectsBadFakeFlag(t *testing.T) {
 	}
 }
 
-func httpDo(t testing.TB, method, rawURL, host string) (int, string, http.Header) {
-	t.Helper()
-	req, err := http.NewRequest(method, rawURL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if host != "" {
-		req.Host = host
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, rawURL, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body), resp.Header
-}
-
 type listEntry struct {
 	DevtoolsFrontendURL  string `json:"devtoolsFrontendUrl"`
 	ID                   string `json:"id"`
@@ -507,7 +489,7 @@ func TestFakeBrowserJSONVersion(t *testing.T) {
 		{"/json/version", "localhost:" + port},
 		{"/json/version", "[::1]:" + port},
 	} {
-		status, body, header := httpDo(t, "GET", "http://"+hostPort+tc.path, tc.host)
+		status, body, header := HTTPDo(t, "GET", "http://"+hostPort+tc.path, tc.host)
 		if status != 200 || !strings.HasPrefix(header.Get("Content-Type"), "application/json") {
 			t.Fatalf("GET %s (Host %q): %d %s %q", tc.path, tc.host, status, header.Get("Content-Type"), body)
 		}
@@ -521,7 +503,7 @@ func TestFakeBrowserJSONVersion(t *testing.T) {
 			t.Errorf("GET %s (Host %q) = %v; want webSocketDebuggerUrl %s", tc.path, tc.host, v, wantURL)
 		}
 	}
-	status, body, _ := httpDo(t, "GET", "http://"+hostPort+"/json/version", "evil.test:"+port)
+	status, body, _ := HTTPDo(t, "GET", "http://"+hostPort+"/json/version", "evil.test:"+port)
 	if status != 500 || body != "Host header is specified and is not an IP address or localhost." {
 		t.Errorf("GET with Host evil.test: %d %q", status, body)
 	}
@@ -534,7 +516,7 @@ func TestFakeBrowserJSONTargets(t *testing.T) {
 
 	var first []listEntry
 	for _, path := range []string{"/json", "/json/", "/json/list", "/json/list/"} {
-		status, body, _ := httpDo(t, "GET", base+path, "")
+		status, body, _ := HTTPDo(t, "GET", base+path, "")
 		if status != 200 {
 			t.Fatalf("GET %s: %d %q", path, status, body)
 		}
@@ -550,16 +532,16 @@ func TestFakeBrowserJSONTargets(t *testing.T) {
 		t.Errorf("page entry URLs: %+v", page)
 	}
 
-	status, body, _ := httpDo(t, "GET", base+"/json/new?about:blank", "")
+	status, body, _ := HTTPDo(t, "GET", base+"/json/new?about:blank", "")
 	if status != 405 || body != "Using unsafe HTTP verb GET to invoke /json/new. This action supports only PUT verb." {
 		t.Errorf("GET /json/new: %d %q", status, body)
 	}
-	status, body, _ = httpDo(t, "PUT", base+"/json/new?http://x.test/a%20b", "")
+	status, body, _ = HTTPDo(t, "PUT", base+"/json/new?http://x.test/a%20b", "")
 	created := decode[listEntry](t, json.RawMessage(body))
 	if status != 200 || created.Type != "page" || created.URL != "http://x.test/a%20b" || created.ID == "" {
 		t.Fatalf("PUT /json/new: %d %q", status, body)
 	}
-	_, body, _ = httpDo(t, "GET", base+"/json/list", "")
+	_, body, _ = HTTPDo(t, "GET", base+"/json/list", "")
 	if list := decode[[]listEntry](t, json.RawMessage(body)); len(list) != 3 {
 		t.Errorf("after /json/new the list has %d targets, want 3", len(list))
 	}
@@ -575,12 +557,12 @@ func TestFakeBrowserJSONTargets(t *testing.T) {
 		{"/json/activate/BAD", 404, "No such target id: BAD"},
 		{"/json/foo/bar", 404, "Unknown command: foo"},
 	} {
-		if status, body, _ := httpDo(t, "GET", base+tc.path, ""); status != tc.status || body != tc.body {
+		if status, body, _ := HTTPDo(t, "GET", base+tc.path, ""); status != tc.status || body != tc.body {
 			t.Errorf("GET %s: %d %q; want %d %q", tc.path, status, body, tc.status, tc.body)
 		}
 	}
 
-	status, body, _ = httpDo(t, "GET", base+"/json/protocol", "")
+	status, body, _ = HTTPDo(t, "GET", base+"/json/protocol", "")
 	proto := decode[struct {
 		Version struct{ Major, Minor string } `json:"version"`
 		Domains []struct{ Domain string }     `json:"domains"`
@@ -624,7 +606,7 @@ func TestFakeBrowserWebsocketHandshake(t *testing.T) {
 			t.Errorf("dial %s with Origin %q: status %d (%v), want %d", tc.url, tc.origin, got, err, tc.status)
 		}
 	}
-	status, body, _ := httpDo(t, "GET", "http://"+hostPort+"/devtools/browser/x", "")
+	status, body, _ := HTTPDo(t, "GET", "http://"+hostPort+"/devtools/browser/x", "")
 	if status != 200 || body != "" {
 		t.Errorf("plain GET on a websocket path: %d %q, want 200 and no body", status, body)
 	}
@@ -777,7 +759,7 @@ func TestFakeBrowserCDPBrowserConnection(t *testing.T) {
 func TestFakeBrowserCDPPageConnection(t *testing.T) {
 	t.Parallel()
 	_, _, hostPort := startPortFake(t)
-	_, body, _ := httpDo(t, "GET", "http://"+hostPort+"/json/list", "")
+	_, body, _ := HTTPDo(t, "GET", "http://"+hostPort+"/json/list", "")
 	page := decode[[]listEntry](t, json.RawMessage(body))[0]
 	c := dialCDP(t, page.WebSocketDebuggerURL)
 
@@ -786,7 +768,7 @@ func TestFakeBrowserCDPPageConnection(t *testing.T) {
 	_, resp = c.call(2, "", "Page.navigate", `{"url":"about:blank"}`)
 	wantResult(t, resp, `{}`)
 
-	httpDo(t, "GET", "http://"+hostPort+"/json/close/"+page.ID, "")
+	HTTPDo(t, "GET", "http://"+hostPort+"/json/close/"+page.ID, "")
 	if m, ok := c.next(5 * time.Second); !ok || m.Method != "Inspector.detached" || string(m.Params) != `{"reason":"target_closed"}` {
 		t.Errorf("after /json/close the page client got %+v", m)
 	}
@@ -955,11 +937,11 @@ func TestFakeBrowserReadyDelay(t *testing.T) {
 	t.Parallel()
 	_, _, hostPort := startPortFake(t, "--fake-ready-delay=500ms")
 	lineAt := time.Now()
-	if status, _, _ := httpDo(t, "GET", "http://"+hostPort+"/json/version", ""); status != 503 {
+	if status, _, _ := HTTPDo(t, "GET", "http://"+hostPort+"/json/version", ""); status != 503 {
 		t.Errorf("/json/version right after the line: %d, want 503", status)
 	}
 	if !eventually(5*time.Second, func() bool {
-		status, _, _ := httpDo(t, "GET", "http://"+hostPort+"/json/version", "")
+		status, _, _ := HTTPDo(t, "GET", "http://"+hostPort+"/json/version", "")
 		return status == 200
 	}) {
 		t.Fatal("/json/version never became ready")
@@ -1026,7 +1008,7 @@ func TestFakeBrowserDetachBeforeCrash(t *testing.T) {
 func TestFakeBrowserHang(t *testing.T) {
 	t.Parallel()
 	_, wsURL, hostPort := startPortFake(t, "--fake-hang")
-	if status, _, _ := httpDo(t, "GET", "http://"+hostPort+"/json/version", ""); status != 200 {
+	if status, _, _ := HTTPDo(t, "GET", "http://"+hostPort+"/json/version", ""); status != 200 {
 		t.Errorf("/json/version of a hung browser: %d, want 200", status)
 	}
 	c := dialCDP(t, wsURL)

@@ -1,0 +1,27 @@
+package chrometest
+
+import (
+	"io"
+	"net/http"
+	"testing"
+)
+
+// HTTPDo sends one request, with host as its Host header when not empty,
+// and returns the status, body and headers of the answer.
+func HTTPDo(t testing.TB, method, rawURL, host string) (int, string, http.Header) {
+	t.Helper()
+	req, err := http.NewRequest(method, rawURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, rawURL, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), resp.Header
+}
