@@ -1,3 +1,6 @@
+// Package actors is the supervision tree: the coordinator, its instances
+// (a BrowserActor and a ProxyActor each, under their own sub-supervisor),
+// the instance registry, and the operations the CLI and MCP tools ask for.
 package actors
 
 import (
@@ -9,7 +12,12 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/thejerf/suture/v4"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 )
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
@@ -34,7 +42,7 @@ type Coordinator struct {
 	cfg      CoordinatorConfig
 	root     *suture.Supervisor
 	registry *Registry
-	state    *StateActor
+	state    *state.Actor
 	def      *Instance
 	hook     suture.EventHook
 	watchdog chan<- any // nil without watchdogs
@@ -44,45 +52,45 @@ type Coordinator struct {
 // a port in use or an unwritable state dir fails before anything starts.
 func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.StateDir == "" {
-		cfg.StateDir = DefaultStateDir()
+		cfg.StateDir = state.DefaultDir()
 	}
 	if cfg.MaxInstances <= 0 {
 		cfg.MaxInstances = 99
 	}
 	// What coordinators killed before us (watchdogs included) left behind.
-	Reap(cfg.StateDir, os.TempDir(), cfg.Log)
-	l, err := Listen(cfg.Port)
+	watchdog.Reap(cfg.StateDir, os.TempDir(), cfg.Log)
+	l, err := proxy.Listen(cfg.Port)
 	if err != nil {
 		return nil, err
 	}
-	hook := SupervisorHook(cfg.Log)
-	var watchdog *WatchdogActor
+	hook := actor.SupervisorHook(cfg.Log)
+	var guard *watchdog.Actor
 	var watchdogEvents chan<- any
 	if cfg.WatchdogExe != "" {
-		watchdog = NewWatchdogActor(WatchdogActorSpec{Exe: cfg.WatchdogExe, StateFile: StateFileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
-		watchdogEvents = watchdog.Events()
+		guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
+		watchdogEvents = guard.Events()
 	}
 	id := NewInstanceID(time.Now())
 	log := cfg.Log.With().Str("instance", id).Logger()
 	def := newInstance(id,
-		BrowserSpec{Instance: id, Launch: cfg.Launch, Watchdog: watchdogEvents, Log: log},
-		ProxySpec{Instance: id, AllowOrigins: cfg.AllowOrigins, Log: log},
+		browser.Spec{Instance: id, Launch: cfg.Launch, Watchdog: watchdogEvents, Log: log},
+		proxy.Spec{Instance: id, AllowOrigins: cfg.AllowOrigins, Log: log},
 		l, hook)
-	state := NewStateActor(StateSpec{Dir: cfg.StateDir, Log: cfg.Log, State: StateFile{
+	published := state.New(state.Spec{Dir: cfg.StateDir, Log: cfg.Log, State: state.File{
 		Port: def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
 		Version: cfg.Version, Endpoint: def.Proxy.Endpoint(), WS: def.Proxy.BrowserWS(),
-		Instances: []StateInstance{def.stateRecord()},
+		Instances: []state.Instance{def.stateRecord()},
 	}})
-	if err := state.Write(); err != nil {
+	if err := published.Write(); err != nil {
 		l.Close()
 		return nil, err
 	}
 	root := suture.New("cdpvisor", suture.Spec{EventHook: hook, Timeout: 25 * time.Second})
-	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: state, def: def, hook: hook, watchdog: watchdogEvents}
+	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: published, def: def, hook: hook, watchdog: watchdogEvents}
 	root.Add(c.state)
 	root.Add(c.registry)
-	if watchdog != nil {
-		root.Add(watchdog)
+	if guard != nil {
+		root.Add(guard)
 	}
 	def.token = root.Add(def.Supervisor)
 	return c, nil

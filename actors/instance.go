@@ -3,19 +3,23 @@ package actors
 import (
 	"crypto/rand"
 	"fmt"
+	"net"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/thejerf/suture/v4"
 )
 
-// Instance is one browser behind one stable endpoint: a BrowserActor and a
-// ProxyActor under their own sub-supervisor, so one crashing browser's
+// Instance is one browser behind one stable endpoint: a browser.Actor and a
+// proxy.Actor under their own sub-supervisor, so one crashing browser's
 // restart backoff does not slow the others. The handle is immutable; the
 // actors in it own their state.
 type Instance struct {
 	ID         string
-	Browser    *BrowserActor
-	Proxy      *ProxyActor
+	Browser    *browser.Actor
+	Proxy      *proxy.Actor
 	Supervisor *suture.Supervisor
 	Created    time.Time
 	token      suture.ServiceToken // in the coordinator's tree, to remove it
@@ -38,10 +42,10 @@ func InstanceSupervisorSpec(hook suture.EventHook) suture.Spec {
 	return suture.Spec{EventHook: hook, Timeout: 20 * time.Second}
 }
 
-func newInstance(id string, browser BrowserSpec, proxy ProxySpec, l netListener, hook suture.EventHook) *Instance {
-	b := NewBrowserActor(browser)
-	proxy.Browser = b
-	p := NewProxyActor(proxy, l)
+func newInstance(id string, bs browser.Spec, ps proxy.Spec, l net.Listener, hook suture.EventHook) *Instance {
+	b := browser.New(bs)
+	ps.Browser = b
+	p := proxy.New(ps, l)
 	sup := suture.New("instance "+id, InstanceSupervisorSpec(hook))
 	sup.Add(b)
 	sup.Add(p)
@@ -49,6 +53,6 @@ func newInstance(id string, browser BrowserSpec, proxy ProxySpec, l netListener,
 }
 
 // stateRecord is the instance as the state files list it.
-func (i *Instance) stateRecord() StateInstance {
-	return StateInstance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS()}
+func (i *Instance) stateRecord() state.Instance {
+	return state.Instance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS()}
 }

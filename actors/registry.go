@@ -3,11 +3,10 @@ package actors
 import (
 	"context"
 	"fmt"
-	"net"
 	"sort"
-)
 
-type netListener = net.Listener
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+)
 
 // Registry maps instance ids to their handles and answers lookups: by id,
 // by port, the first (oldest) one, and all.
@@ -54,7 +53,7 @@ type createResult struct {
 // one at a time, so it can choose a port and check the limit against the
 // instances that exist without racing another Create.
 func (g *Registry) Create(ctx context.Context, build func(existing []*Instance) (*Instance, error)) (*Instance, error) {
-	r, err := ask(ctx, g.mailbox, func(r chan createResult) any { return registryCreate{build: build, reply: r} })
+	r, err := actor.Ask(ctx, g.mailbox, func(r chan createResult) any { return registryCreate{build: build, reply: r} })
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +62,7 @@ func (g *Registry) Create(ctx context.Context, build func(existing []*Instance) 
 
 // Remove unregisters the instance with id and returns it (nil if unknown).
 func (g *Registry) Remove(ctx context.Context, id string) (*Instance, error) {
-	return ask(ctx, g.mailbox, func(r chan *Instance) any { return registryRemove{id: id, reply: r} })
+	return actor.Ask(ctx, g.mailbox, func(r chan *Instance) any { return registryRemove{id: id, reply: r} })
 }
 
 // ByID looks an instance up by id.
@@ -95,7 +94,7 @@ func (g *Registry) one(ctx context.Context, q registryFind) (*Instance, bool) {
 }
 
 func (g *Registry) find(ctx context.Context, q registryFind) []*Instance {
-	found, _ := ask(ctx, g.mailbox, func(r chan []*Instance) any { q.reply = r; return q })
+	found, _ := actor.Ask(ctx, g.mailbox, func(r chan []*Instance) any { q.reply = r; return q })
 	return found
 }
 

@@ -12,8 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/bridge"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // runBridge acts as a Chrome executable for tools that launch Chrome
@@ -22,7 +23,7 @@ import (
 // DIR/chrome). Exit codes follow a browser's: 0 after a normal end, 1 on
 // an error (said on stderr).
 func runBridge(args []string, stderr io.Writer) error {
-	a, err := actors.ParseBridgeArgs(args, os.Getenv)
+	a, err := bridge.ParseArgs(args, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}
@@ -37,7 +38,7 @@ func runBridge(args []string, stderr io.Writer) error {
 		return err
 	}
 	log = log.With().Str("role", "bridge").Logger()
-	cfg := actors.BridgeConfig{Args: a, Stderr: stderr, Log: log, WatchdogExe: watchdogExe()}
+	cfg := bridge.Config{Args: a, Stderr: stderr, Log: log, WatchdogExe: watchdogExe()}
 	if a.Pipe {
 		if cfg.Pipe, err = openToolPipe(); err != nil {
 			return err
@@ -52,20 +53,20 @@ func runBridge(args []string, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if a.Coordinator {
-		target, err := discoverCoordinator(ctx, discoverOptions{
-			StateFile: os.Getenv("CDPVISOR_STATE"), StateDir: envOr("CDPVISOR_STATE_DIR", actors.DefaultStateDir()),
+		target, err := state.Discover(ctx, state.DiscoverOptions{
+			StateFile: os.Getenv("CDPVISOR_STATE"), StateDir: envOr("CDPVISOR_STATE_DIR", state.DefaultDir()),
 			PPID: os.Getppid(), Timeout: 10 * time.Second, Log: log,
 		})
 		if err != nil {
 			return fmt.Errorf("bridge --coordinator: %w", err)
 		}
-		if cfg.Source, err = actors.NewCoordinatorSource(target.WS); err != nil {
+		if cfg.Source, err = bridge.NewCoordinatorSource(target.WS); err != nil {
 			return err
 		}
 	} else if cfg.Browser, err = resolveRealBrowser(a.Browser); err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}
-	return actors.RunBridge(ctx, cfg)
+	return bridge.Run(ctx, cfg)
 }
 
 // resolveRealBrowser picks the browser to launch, never this executable

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 )
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -51,7 +52,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		Msg("MCP server on stdio; the browser starts on the first request")
 
 	stdio := server.NewStdioServer(newMCPServer(c, cfg.Log))
-	stdio.SetErrorLogger(actors.StdLogger(cfg.Log))
+	stdio.SetErrorLogger(actor.StdLogger(cfg.Log))
 	// Listen returns at stdin EOF (the host went away) or when ctx ends
 	// (a signal); it is called once: its reader cannot be restarted.
 	if err := stdio.Listen(ctx, stdin, stdout); err != nil && ctx.Err() == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
@@ -142,7 +143,7 @@ func (t tools) restart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallT
 	return endpointResult(ep, "restarted")
 }
 
-func endpointResult(ep actors.Endpoint, did string) (*mcp.CallToolResult, error) {
+func endpointResult(ep browser.Endpoint, did string) (*mcp.CallToolResult, error) {
 	data := map[string]any{
 		"instance": ep.Instance, "generation": ep.Generation, "pid": ep.Pid, "browser": ep.Browser,
 		"user_data_dir": ep.UserDataDir, "temporary_profile": ep.TempProfile,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // supervisorFlags are the flags `serve` (and later `mcp`) share.
@@ -35,7 +36,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
 	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable)")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
-	fs.StringVar(&f.stateDir, "state-dir", actors.DefaultStateDir(), "directory of the coordinator state files")
+	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
 	fs.StringVar(&f.logFormat, "log-format", "console", "json or console (logs go to stderr)")
 }

@@ -6,42 +6,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
 	"text/tabwriter"
-	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
-
-// coordinatorStatus is one coordinator as `cdpvisor status` shows it.
-type coordinatorStatus struct {
-	PID       int              `json:"pid"`
-	PPID      int              `json:"ppid"`
-	StartedAt time.Time        `json:"started_at"`
-	Version   string           `json:"version"`
-	StateFile string           `json:"state_file"`
-	Live      bool             `json:"live"`
-	Problem   string           `json:"problem,omitempty"` // why it is not live
-	Instances []instanceStatus `json:"instances"`
-}
-
-type instanceStatus struct {
-	ID       string                `json:"id"`
-	Endpoint string                `json:"endpoint"`
-	Port     int                   `json:"port"`
-	Clients  int                   `json:"clients"`
-	Browser  *actors.BrowserStatus `json:"browser,omitempty"`
-}
 
 func runStatus(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	stateDir := fs.String("state-dir", actors.DefaultStateDir(), "directory of the coordinator state files")
+	stateDir := fs.String("state-dir", state.DefaultDir(), "directory of the coordinator state files")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	list := collectStatus(context.Background(), *stateDir)
+	list := state.Collect(context.Background(), *stateDir)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -72,41 +49,4 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return tw.Flush()
-}
-
-// collectStatus reads every state file and asks each live coordinator's
-// instances how they are (health answers never launch a browser).
-func collectStatus(ctx context.Context, dir string) []coordinatorStatus {
-	paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
-	var out []coordinatorStatus
-	for _, p := range paths {
-		s, err := actors.ReadStateFile(p)
-		if err != nil {
-			out = append(out, coordinatorStatus{StateFile: p, Problem: err.Error()})
-			continue
-		}
-		c := coordinatorStatus{PID: s.PID, PPID: s.PPID, StartedAt: s.StartedAt, Version: s.Version, StateFile: p}
-		cand := &candidate{target: coordinatorTarget{Path: p, State: s, Port: s.Port}}
-		checkCandidate(ctx, cand)
-		switch {
-		case cand.stale:
-			c.Problem = "stale: its pid is gone (the next coordinator reaps it)"
-		case !cand.live:
-			c.Problem = "not answering: " + cand.why
-		default:
-			c.Live = true
-		}
-		if c.Live {
-			for _, inst := range s.Instances {
-				is := instanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port}
-				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
-					is.Clients, is.Browser = h.Clients, h.Browser
-				}
-				c.Instances = append(c.Instances, is)
-			}
-		}
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].StartedAt.After(out[j].StartedAt) })
-	return out
 }

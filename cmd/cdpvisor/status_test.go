@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 func TestStatusShowsCoordinatorsInstancesAndBrowsers(t *testing.T) {
@@ -17,7 +17,7 @@ func TestStatusShowsCoordinatorsInstancesAndBrowsers(t *testing.T) {
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
 	// A stale file of a coordinator long gone, shown as such.
-	stale, _ := json.Marshal(actors.StateFile{Port: 1, PID: 999999999})
+	stale, _ := json.Marshal(state.File{Port: 1, PID: 999999999})
 	if err := os.WriteFile(filepath.Join(stateDir, "coordinator-999999999.json"), stale, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func TestStatusShowsCoordinatorsInstancesAndBrowsers(t *testing.T) {
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
 	out, _, code = runCLI(t, nil, "status", "--json", "--state-dir", stateDir)
-	var list []coordinatorStatus
+	var list []state.CoordinatorStatus
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		t.Fatalf("status --json: %d %q", code, out)
 	}
-	var live *coordinatorStatus
+	var live *state.CoordinatorStatus
 	for i := range list {
 		if list[i].Live {
 			live = &list[i]

@@ -5,16 +5,15 @@ import (
 	"io"
 	"os"
 
+	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors"
 )
 
 // runWatchdog is the detached process a coordinator starts per launched
 // browser (internal). It waits on fd 3; if the coordinator dies without
 // releasing it, it ends the browser and removes what the coordinator left.
 func runWatchdog(args []string, stderr io.Writer) error {
-	var s actors.WatchdogSpec
+	var s watchdog.ProcessSpec
 	fs := flag.NewFlagSet("watchdog", flag.ContinueOnError)
 	fs.IntVar(&s.Browser.Pid, "browser-pid", 0, "the guarded browser's pid")
 	fs.StringVar(&s.Browser.Exe, "exe", "", "the browser's executable, to tell it from a process that reused its pid")
@@ -34,8 +33,8 @@ func runWatchdog(args []string, stderr io.Writer) error {
 		return usageErr("watchdog needs the coordinator's pipe on fd 3")
 	}
 	log := zerolog.New(stderr).With().Timestamp().Str("role", "watchdog").Int("browser", s.Browser.Pid).Logger()
-	if actors.WatchdogWait(pipe) {
-		actors.WatchdogCleanup(s, log)
+	if watchdog.Wait(pipe) {
+		watchdog.Cleanup(s, log)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // wrapFlags are wrap's own flags plus the supervisor flags, which only
@@ -114,7 +115,7 @@ func wrap(args []string, stdout, stderr io.Writer) error {
 	signal.Notify(sigs, wrapSignals...)
 	defer signal.Stop(sigs)
 
-	opts := discoverOptions{StateFile: f.state, StateDir: f.stateDir, Instance: f.instance,
+	opts := state.DiscoverOptions{StateFile: f.state, StateDir: f.stateDir, Instance: f.instance,
 		PPID: os.Getppid(), Timeout: timeout, Log: log}
 	target, sig, err := discoverInterruptible(opts, sigs)
 	if sig != nil {
@@ -145,16 +146,16 @@ func exitCode(code int) error {
 }
 
 // discoverInterruptible searches for a coordinator; a signal stops the search.
-func discoverInterruptible(o discoverOptions, sigs <-chan os.Signal) (coordinatorTarget, os.Signal, error) {
+func discoverInterruptible(o state.DiscoverOptions, sigs <-chan os.Signal) (state.Target, os.Signal, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type result struct {
-		t   coordinatorTarget
+		t   state.Target
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		t, err := discoverCoordinator(ctx, o)
+		t, err := state.Discover(ctx, o)
 		done <- result{t, err}
 	}()
 	select {
@@ -163,7 +164,7 @@ func discoverInterruptible(o discoverOptions, sigs <-chan os.Signal) (coordinato
 	case sig := <-sigs:
 		cancel()
 		<-done
-		return coordinatorTarget{}, sig, nil
+		return state.Target{}, sig, nil
 	}
 }
 
@@ -183,7 +184,7 @@ func runStandalone(f *wrapFlags, command []string, sigs <-chan os.Signal, stdout
 	runDone := make(chan error, 1)
 	go func() { runDone <- c.Run(ctx) }()
 	inst := c.Default()
-	target := coordinatorTarget{Path: c.StatePath(), Port: inst.Proxy.Port(), Endpoint: inst.Proxy.Endpoint(), WS: inst.Proxy.BrowserWS()}
+	target := state.Target{Path: c.StatePath(), Port: inst.Proxy.Port(), Endpoint: inst.Proxy.Endpoint(), WS: inst.Proxy.BrowserWS()}
 	cfg.Log.Info().Str("endpoint", target.Endpoint).Str("browser", cfg.Launch.Browser.Path).
 		Msg("standalone coordinator for this command; the browser starts on the first request")
 	code, childErr := runChild(command, target, sigs, stdout, stderr, cfg.Log)
@@ -199,7 +200,7 @@ func runStandalone(f *wrapFlags, command []string, sigs <-chan os.Signal, stdout
 }
 
 // substitute replaces the placeholders in every argument.
-func substitute(command []string, t coordinatorTarget) []string {
+func substitute(command []string, t state.Target) []string {
 	r := strings.NewReplacer("{cdp_port}", strconv.Itoa(t.Port), "{cdp_endpoint}", t.Endpoint, "{cdp_ws}", t.WS)
 	out := make([]string, len(command))
 	for i, a := range command {
@@ -210,7 +211,7 @@ func substitute(command []string, t coordinatorTarget) []string {
 
 // runChild runs the command with wrap's stdio, the CDP_* variables and the
 // signals passed on, and returns its exit code (128+N when signal N ended it).
-func runChild(command []string, t coordinatorTarget, sigs <-chan os.Signal, stdout, stderr io.Writer, log zerolog.Logger) (int, error) {
+func runChild(command []string, t state.Target, sigs <-chan os.Signal, stdout, stderr io.Writer, log zerolog.Logger) (int, error) {
 	argv := substitute(command, t)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(),

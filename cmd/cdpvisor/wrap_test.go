@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // wrapCoordinator starts `cdpvisor serve` in stateDir; no browser runs
@@ -40,7 +40,7 @@ func TestWrapIgnoresStaleStateFiles(t *testing.T) {
 	dir := t.TempDir()
 	port := wrapCoordinator(t, dir)
 	// A more recent coordinator that died without cleaning up.
-	stale := writeStateFile(t, dir, "coordinator-1.json", actors.StateFile{Port: closedPort(t), PID: deadPID(t), PPID: os.Getpid(), StartedAt: time.Now().Add(time.Hour)})
+	stale := writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), PPID: os.Getpid(), StartedAt: time.Now().Add(time.Hour)})
 	out, stderr, code := runWrapCLI(t, "--state-dir", dir, "--", "sh", "-c", "echo $CDP_PORT")
 	if code != 0 || strings.TrimSpace(out) != strconv.Itoa(port) {
 		t.Fatalf("wrap: code %d, stdout %q (want %d); stderr:\n%s", code, out, port, stderr)
@@ -108,7 +108,7 @@ kill $S; wait`)
 	}
 	go func() { otherDone <- other.Wait() }()
 	states = waitStateFiles(t, dir, 2)
-	var mine, theirs actors.StateFile
+	var mine, theirs state.File
 	for _, s := range states {
 		switch s.PPID {
 		case sibling.Process.Pid:
@@ -136,14 +136,14 @@ kill $S; wait`)
 }
 
 // waitStateFiles waits until dir holds n coordinator state files.
-func waitStateFiles(t *testing.T, dir string, n int) []actors.StateFile {
+func waitStateFiles(t *testing.T, dir string, n int) []state.File {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
-		var out []actors.StateFile
+		var out []state.File
 		for _, p := range paths {
-			if s, err := actors.ReadStateFile(p); err == nil {
+			if s, err := state.Read(p); err == nil {
 				out = append(out, s)
 			}
 		}
@@ -260,7 +260,7 @@ func TestWrapForwardsSignals(t *testing.T) {
 
 func TestWrapWithoutCoordinatorFailsClearly(t *testing.T) {
 	dir := t.TempDir()
-	writeStateFile(t, dir, "coordinator-1.json", actors.StateFile{Port: closedPort(t), PID: deadPID(t), StartedAt: time.Now()})
+	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), StartedAt: time.Now()})
 	start := time.Now()
 	out, stderr, code := runWrapCLI(t, "--timeout", "300ms", "--state-dir", dir, "--", "echo", "should not run")
 	took := time.Since(start)
@@ -309,7 +309,7 @@ func TestWrapStandalone(t *testing.T) {
 		t.Fatalf("endpoint line %q", got[0])
 	}
 	endpoint := f[0]
-	if got[1] != fmt.Sprintf("coordinator-%d.json", pid) || got[2] != actors.PointerFile {
+	if got[1] != fmt.Sprintf("coordinator-%d.json", pid) || got[2] != state.PointerFile {
 		t.Errorf("state files while the child ran: %q, want coordinator-%d.json and state.json", got[1:3], pid)
 	}
 	var version struct{ Browser, WebSocketDebuggerURL string }
@@ -346,4 +346,18 @@ func TestWrapStandalonePrefersARunningCoordinator(t *testing.T) {
 	if code != 0 || strings.TrimSpace(out) != strconv.Itoa(port) {
 		t.Fatalf("code %d, stdout %q (want %d); stderr:\n%s", code, out, port, stderr)
 	}
+}
+
+// writeStateFile writes a coordinator's state file as a coordinator would.
+func writeStateFile(t *testing.T, dir, name string, s state.File) string {
+	t.Helper()
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := state.WriteFileAtomic(path, data); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

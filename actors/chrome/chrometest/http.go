@@ -2,6 +2,7 @@ package chrometest
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"testing"
 )
@@ -24,4 +25,16 @@ func HTTPDo(t testing.TB, method, rawURL, host string) (int, string, http.Header
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body), resp.Header
+}
+
+// ClosedPort is a loopback port nothing listens on.
+func ClosedPort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
 }

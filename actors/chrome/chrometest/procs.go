@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
+	"testing"
 )
 
 // Children lists the live child processes of pid.
@@ -45,3 +47,26 @@ func Alive(pid int) bool { return !zombie(pid) }
 
 // Cmdline is the command line of pid, space-separated.
 func Cmdline(pid int) string { return cmdline(pid) }
+
+// DeadPID is the pid of a process that has exited and was reaped.
+func DeadPID(t testing.TB) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// KillPid sends SIGKILL to pid (TerminateProcess on Windows), as a crash
+// or a user's kill -9 would.
+func KillPid(t testing.TB, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatalf("kill %d: %v", pid, err)
+	}
+}

@@ -1,0 +1,133 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/state"
+)
+
+// InstanceRequest asks for a new instance.
+type InstanceRequest struct {
+	Launch chrome.LaunchOptions
+	Port   int // 0: from --instance-ports, else any free port
+}
+
+// ErrUnknownInstance is a lookup that found nothing.
+var ErrUnknownInstance = errors.New("unknown instance")
+
+// NewInstance starts another browser behind its own stable endpoint. Port
+// choice and the limit are decided by the registry, one request at a time.
+func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*Instance, error) {
+	inst, err := c.registry.Create(ctx, func(existing []*Instance) (*Instance, error) {
+		if len(existing) >= c.cfg.MaxInstances {
+			return nil, fmt.Errorf("already %d instances, the maximum (--max-instances); close one with browser_instance close", len(existing))
+		}
+		l, err := c.listenFor(req.Port, existing)
+		if err != nil {
+			return nil, err
+		}
+		id := NewInstanceID(time.Now())
+		log := c.cfg.Log.With().Str("instance", id).Logger()
+		return newInstance(id,
+			browser.Spec{Instance: id, Launch: req.Launch, Watchdog: c.watchdog, Log: log},
+			proxy.Spec{Instance: id, AllowOrigins: c.cfg.AllowOrigins, Log: log},
+			l, c.hook), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	inst.token = c.root.Add(inst.Supervisor)
+	c.publishInstances(ctx)
+	c.cfg.Log.Info().Str("instance", inst.ID).Str("endpoint", inst.Proxy.Endpoint()).Msg("instance created")
+	return inst, nil
+}
+
+// listenFor binds an instance's endpoint: the port asked for, else the
+// first free one of --instance-ports, else any free port.
+func (c *Coordinator) listenFor(port int, existing []*Instance) (net.Listener, error) {
+	if port != 0 || c.cfg.InstancePorts.IsZero() {
+		return proxy.Listen(port)
+	}
+	used := map[int]bool{}
+	for _, inst := range existing {
+		used[inst.Proxy.Port()] = true
+	}
+	for p := c.cfg.InstancePorts.Lo; p <= c.cfg.InstancePorts.Hi; p++ {
+		if used[p] {
+			continue
+		}
+		if l, err := proxy.Listen(p); err == nil {
+			return l, nil
+		}
+	}
+	return nil, fmt.Errorf("no free port in --instance-ports %d-%d", c.cfg.InstancePorts.Lo, c.cfg.InstancePorts.Hi)
+}
+
+// CloseInstance stops an instance's browser, endpoint and state; whatever
+// was pending for it fails with INSTANCE_CLOSED.
+func (c *Coordinator) CloseInstance(ctx context.Context, ref string) (*Instance, error) {
+	inst, err := c.Instance(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.registry.Remove(ctx, inst.ID); err != nil {
+		return nil, err
+	}
+	_, _ = inst.Proxy.CloseClients(ctx, 1001, "instance "+inst.ID+" was closed")
+	if err := c.root.RemoveAndWait(inst.token, 30*time.Second); err != nil {
+		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("instance did not stop in time")
+	}
+	c.publishInstances(ctx)
+	c.cfg.Log.Info().Str("instance", inst.ID).Msg("instance closed")
+	return inst, nil
+}
+
+// Instance finds an instance by id or by its endpoint's port; "" is the
+// default instance (the oldest one left).
+func (c *Coordinator) Instance(ctx context.Context, ref string) (*Instance, error) {
+	ref = strings.TrimSpace(ref)
+	var inst *Instance
+	var ok bool
+	switch port, err := strconv.Atoi(ref); {
+	case ref == "":
+		inst, ok = c.registry.First(ctx)
+	case err == nil:
+		inst, ok = c.registry.ByPort(ctx, port)
+	default:
+		inst, ok = c.registry.ByID(ctx, ref)
+	}
+	if ok {
+		return inst, nil
+	}
+	var known []string
+	for _, i := range c.registry.All(ctx) {
+		known = append(known, fmt.Sprintf("%s (port %d)", i.ID, i.Proxy.Port()))
+	}
+	if ref == "" {
+		return nil, fmt.Errorf("%w: no instance is open; create one with browser_instance new", ErrUnknownInstance)
+	}
+	return nil, fmt.Errorf("%w %q; open instances: %s", ErrUnknownInstance, ref, strings.Join(known, ", "))
+}
+
+// publishInstances rewrites the state files with the current instances.
+func (c *Coordinator) publishInstances(ctx context.Context) {
+	all := c.registry.All(ctx)
+	sort.SliceStable(all, func(i, j int) bool { return all[i] == c.def && all[j] != c.def })
+	records := make([]state.Instance, 0, len(all))
+	for _, inst := range all {
+		records = append(records, inst.stateRecord())
+	}
+	if err := c.state.SetInstances(ctx, records); err != nil {
+		c.cfg.Log.Warn().Err(err).Msg("state files not updated")
+	}
+}

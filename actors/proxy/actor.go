@@ -1,0 +1,172 @@
+// Package proxy is the ProxyActor: an instance's stable loopback endpoint,
+// its HTTP surface (/json/*, health) and its websockets, each relayed by a
+// RelayActor.
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/rs/zerolog"
+)
+
+// Spec configures a Actor.
+type Spec struct {
+	Instance     string
+	Browser      relay.BrowserSource
+	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
+	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
+	// OnBrowserClose, when set, is given to every relay (see relay.Spec).
+	OnBrowserClose func()
+	Log            zerolog.Logger
+}
+
+// Actor owns an instance's stable loopback listener and its HTTP
+// surface. The listener is bound once, when the actor is made, and stays the
+// same for the life of the process; browsers come and go behind it.
+type Actor struct {
+	spec     Spec
+	listener net.Listener
+	port     int
+	mailbox  chan any
+	stopped  chan struct{} // closed when shutdown is over: nobody reads the mailbox after
+	client   *http.Client  // to the browser's /json surface
+}
+
+// Listen binds the stable endpoint on 127.0.0.1:port (0 = any free port).
+func Listen(port int) (net.Listener, error) {
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("port %d on 127.0.0.1 is already in use; choose another with --port (0 picks a free one) or stop what listens there: %w", port, err)
+		}
+		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
+	}
+	return l, nil
+}
+
+// New makes a proxy serving on l, which it owns from now on.
+func New(spec Spec, l net.Listener) *Actor {
+	return &Actor{
+		spec:     spec,
+		listener: l,
+		port:     l.Addr().(*net.TCPAddr).Port,
+		mailbox:  make(chan any),
+		stopped:  make(chan struct{}),
+		client:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
+	}
+}
+
+func (p *Actor) String() string { return "proxy " + p.spec.Instance }
+
+// Port is the stable endpoint's port.
+func (p *Actor) Port() int { return p.port }
+
+// Endpoint is the stable HTTP endpoint, http://127.0.0.1:PORT.
+func (p *Actor) Endpoint() string { return fmt.Sprintf("http://127.0.0.1:%d", p.port) }
+
+// BrowserWS is the stable browser websocket URL: it works across relaunches.
+func (p *Actor) BrowserWS() string {
+	return fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", p.port)
+}
+
+// Messages a Actor hears.
+type (
+	relayOpened  struct{ relay *relay.Actor }
+	relayClosed  struct{ relay *relay.Actor }
+	closeClients struct {
+		code   int
+		reason string
+		reply  chan int
+	}
+	clientCount struct{ reply chan int }
+)
+
+// CloseClients closes every client websocket with code (1012 on a restart,
+// so clients reconnect) and returns how many were closed.
+func (p *Actor) CloseClients(ctx context.Context, code int, reason string) (int, error) {
+	return actor.Ask(ctx, p.mailbox, func(r chan int) any { return closeClients{code: code, reason: reason, reply: r} })
+}
+
+// Clients returns how many client websockets are connected.
+func (p *Actor) Clients(ctx context.Context) (int, error) {
+	return actor.Ask(ctx, p.mailbox, func(r chan int) any { return clientCount{reply: r} })
+}
+
+// relayShutdownWait bounds how long shutdown waits for relays to end.
+const relayShutdownWait = 5 * time.Second
+
+// Serve answers HTTP and websocket requests until ctx is done, then closes
+// the listener and every client connection.
+func (p *Actor) Serve(ctx context.Context) error {
+	srv := &http.Server{
+		Handler:           p,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          actor.StdLogger(p.spec.Log),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(keepOpen{p.listener}) }()
+	relays := map[*relay.Actor]struct{}{}
+	for {
+		select {
+		case m := <-p.mailbox:
+			p.handle(m, relays)
+		case err := <-served:
+			return fmt.Errorf("endpoint stopped serving: %w", err)
+		case <-ctx.Done():
+			return p.shutdown(srv, served, relays)
+		}
+	}
+}
+
+func (p *Actor) handle(m any, relays map[*relay.Actor]struct{}) {
+	switch m := m.(type) {
+	case relayOpened:
+		relays[m.relay] = struct{}{}
+	case relayClosed:
+		delete(relays, m.relay)
+	case closeClients:
+		for r := range relays {
+			r.Close(m.code, m.reason)
+		}
+		m.reply <- len(relays)
+	case clientCount:
+		m.reply <- len(relays)
+	}
+}
+
+func (p *Actor) shutdown(srv *http.Server, served chan error, relays map[*relay.Actor]struct{}) error {
+	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
+	defer cancel()
+	defer close(p.stopped)
+	p.listener.Close()     // the process is ending: release the port
+	_ = srv.Shutdown(sctx) // plain requests finish
+	<-served
+	p.client.CloseIdleConnections()
+	// Relays see the cancelled context and close their clients; wait for them.
+	for len(relays) > 0 {
+		select {
+		case m := <-p.mailbox:
+			p.handle(m, relays)
+		case <-sctx.Done():
+			p.spec.Log.Warn().Int("relays", len(relays)).Msg("relays did not end in time")
+			return nil
+		}
+	}
+	return nil
+}
+
+// keepOpen keeps the stable listener open when http.Server stops for any
+// reason but shutdown, so a restarted actor serves on the same port; only
+// shutdown closes it.
+type keepOpen struct{ net.Listener }
+
+func (keepOpen) Close() error { return nil }

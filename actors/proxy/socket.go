@@ -1,0 +1,92 @@
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+type socketTarget int
+
+const (
+	browserTarget socketTarget = iota // /devtools/browser/…: whatever browser runs now
+	pageTarget                        // /devtools/page/<id>: that target while it lives
+)
+
+var relayIDs atomic.Int64
+
+// serveSocket relays a client websocket to the browser. The browser side is
+// dialled before the client is upgraded, so failures are plain HTTP answers.
+func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socketTarget) {
+	if !websocket.IsWebSocketUpgrade(r) {
+		http.Error(w, "cdpvisor: "+r.URL.Path+" expects a websocket upgrade", http.StatusBadRequest)
+		return
+	}
+	if origin := r.Header.Get("Origin"); !p.originAllowed(r) {
+		http.Error(w, fmt.Sprintf("cdpvisor: refused: websocket Origin %q is not allowed; start cdpvisor with --allow-origin=%s to allow it", origin, origin), http.StatusForbidden)
+		p.spec.Log.Warn().Str("origin", origin).Msg("refused a websocket with a foreign Origin")
+		return
+	}
+	ep, err := p.spec.Browser.EnsureRunning(r.Context())
+	if err != nil {
+		p.browserUnavailable(w, r, err)
+		return
+	}
+	url := ep.WSURL
+	if target == pageTarget {
+		url = "ws://" + ep.HostPort + r.URL.Path
+	}
+	limit := p.spec.MaxMessage
+	if limit <= 0 {
+		limit = transport.MaxMessageSize
+	}
+	browserConn, err := transport.DialBrowser(r.Context(), url, limit)
+	if err != nil {
+		status := http.StatusBadGateway
+		var de *transport.DialError
+		if errors.As(err, &de) && de.Status >= 400 {
+			status = de.Status
+		}
+		http.Error(w, "cdpvisor: "+err.Error(), status)
+		return
+	}
+	upgrader := websocket.Upgrader{
+		ReadBufferSize:  transport.FrameBufferSize,
+		WriteBufferSize: transport.FrameBufferSize,
+		CheckOrigin:     p.originAllowed,
+	}
+	client, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		browserConn.Close(websocket.CloseGoingAway, "") // the upgrader already answered the client
+		return
+	}
+	rl := relay.New(relay.Spec{
+		ID: relayIDs.Add(1), Instance: p.spec.Instance,
+		Client:  transport.NewWSConn(client, limit),
+		Browser: browserConn, Endpoint: ep, Source: p.spec.Browser,
+		Resilient: target == browserTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Log: p.spec.Log,
+	})
+	if actor.Send(r.Context(), p.mailbox, relayOpened{relay: rl}) != nil {
+		rl.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
+		browserConn.Close(websocket.CloseGoingAway, "")
+		return
+	}
+	_ = rl.Serve(r.Context())
+	// Not bound to the request context: at shutdown it is already done, and
+	// the proxy is waiting to hear that this relay ended.
+	select {
+	case p.mailbox <- relayClosed{relay: rl}:
+	case <-p.stopped:
+	}
+}
+
+func (p *Actor) originAllowed(r *http.Request) bool {
+	return transport.OriginAllowed(r.Header.Get("Origin"), r.Host, p.spec.AllowOrigins)
+}

@@ -1,0 +1,123 @@
+// Package relay is the RelayActor: one client connection, its browser
+// connection of the moment, the connection machine, and the recovery that
+// keeps a client connected across browser restarts.
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+
+	"github.com/gorilla/websocket"
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// Spec configures a Actor.
+type Spec struct {
+	ID       int64
+	Instance string
+	Client   transport.Conn
+	// Browser is the first browser connection, already open, and the
+	// endpoint it belongs to.
+	Browser  transport.Conn
+	Endpoint browser.Endpoint
+	Source   BrowserSource
+	// Resilient relays survive the browser (websocket clients of
+	// /devtools/browser); others close with it (pipe clients, page sockets).
+	Resilient  bool
+	MaxMessage int64
+	// Dial opens a browser connection for a recovery; DialBrowser by default.
+	Dial             func(ctx context.Context, ep browser.Endpoint, limit int64) (transport.Conn, error)
+	BootstrapTimeout time.Duration // 0 = 10 s
+	// OnBrowserClose, when set, takes the client's Browser.close: the relay
+	// answers it itself and calls this instead of closing a browser others
+	// may share (the bridge decides what its exit stops).
+	OnBrowserClose func()
+	Log            zerolog.Logger
+}
+
+// Actor owns one client connection, its browser connection of the
+// moment, the connection machine, the queue of requests held during a
+// recovery, and the relay's own id space. Messages are forwarded as they
+// came: only their heads are read.
+type Actor struct {
+	spec Spec
+	log  zerolog.Logger
+}
+
+// New makes a relay; it owns both connections from now on.
+func New(spec Spec) *Actor {
+	if spec.Dial == nil {
+		spec.Dial = DialBrowser
+	}
+	if spec.BootstrapTimeout <= 0 {
+		spec.BootstrapTimeout = 10 * time.Second
+	}
+	return &Actor{spec: spec, log: spec.Log.With().Int64("relay", spec.ID).Logger()}
+}
+
+func (r *Actor) String() string { return fmt.Sprintf("relay %d", r.spec.ID) }
+
+// Close ends the relay from outside (a restart closes clients with 1012 so
+// they reconnect). Safe from any goroutine: the client's reader sees the
+// end and the relay releases the rest.
+func (r *Actor) Close(code int, reason string) { r.spec.Client.Close(code, reason) }
+
+// Serve relays until the client goes, recovery gives up, or ctx is done.
+func (r *Actor) Serve(ctx context.Context) error {
+	run := newRelayRun(r, ctx)
+	defer run.finish()
+	run.start()
+	for !run.machine.Is(fsm.ConnClosing) {
+		// The browser's news first: a client request must not be sent to a
+		// browser whose end is already known.
+		select {
+		case m := <-run.fromBrowser:
+			run.onBrowser(m)
+			continue
+		default:
+		}
+		select {
+		case <-ctx.Done():
+			run.close(websocket.CloseGoingAway, "cdpvisor is shutting down")
+		case m := <-run.fromClient:
+			run.onClient(m)
+		case m := <-run.fromBrowser:
+			run.onBrowser(m)
+		case d := <-run.dialed:
+			run.onDialed(d)
+		case <-run.bootstrapTimer.C:
+			run.recoveryFailed(fmt.Errorf("the browser did not answer the bootstrap within %s", r.spec.BootstrapTimeout))
+		}
+	}
+	return nil
+}
+
+// internalIDBase starts the relay's own id space: internal requests count
+// down from here, far from the ids clients use (small positive counters;
+// Playwright's -9999).
+const internalIDBase = -2_000_000_000
+
+// Browser-level requests a client makes to subscribe: replayed after a
+// recovery so the new browser sends what the client expects.
+var subscriptionMethods = []string{"Target.setDiscoverTargets", "Target.setAutoAttach", "Browser.setDownloadBehavior"}
+
+func isSubscription(h *transport.Head) bool {
+	if len(h.SessionID) > 0 || !h.HasID {
+		return false
+	}
+	for _, m := range subscriptionMethods {
+		if h.Is(m) {
+			return true
+		}
+	}
+	return false
+}
+
+var errBrowserGone = errors.New("browser connection lost")

@@ -1,0 +1,8 @@
+package relay
+
+// InternalIDBase is the start of the relay's own id space, for the tests
+// that check client ids next to it.
+const InternalIDBase = internalIDBase
+
+// StreamAfter is the size past which browser messages are streamed on.
+const StreamAfter = streamAfter

@@ -1,0 +1,173 @@
+package relay
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// onClient handles a message from the client, or its end.
+func (run *relayRun) onClient(m readResult) {
+	if m.err != nil {
+		run.log.Debug().Err(m.err).Msg("client ended")
+		run.close(websocket.CloseNormalClosure, "")
+		return
+	}
+	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
+	if hook := run.r.spec.OnBrowserClose; hook != nil && h.HasID && h.Is("Browser.close") && len(h.SessionID) == 0 {
+		run.answerClose(&h)
+		m.msg.Release()
+		hook()
+		return
+	}
+	switch run.machine.State() {
+	case fsm.ConnConnected:
+		run.send(m.msg, &h)
+	default: // degraded or recovering
+		if h.HasID && h.Is("Browser.close") && run.likely {
+			run.answerClose(&h)
+			m.msg.Release()
+			return
+		}
+		if isSubscription(&h) {
+			run.subscribed[string(h.Method)] = append([]byte(nil), m.msg.B...)
+		}
+		run.queue = append(run.queue, m.msg)
+		if run.machine.Is(fsm.ConnDegraded) {
+			run.recover()
+		}
+	}
+}
+
+// send forwards a client message to the browser.
+func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
+	if isSubscription(h) {
+		run.subscribed[string(h.Method)] = append(run.subscribed[string(h.Method)][:0], msg.B...)
+	}
+	if h.HasID {
+		run.sent++
+		if old, dup := run.inflight[h.ID]; dup {
+			old.msg.Release() // the client reused an id: the browser answers the later one
+		}
+		run.inflight[h.ID] = inflight{seq: run.sent, msg: msg}
+	}
+	if err := run.link.conn.Write(msg.B, msg.Binary); err != nil {
+		if !h.HasID {
+			run.queue = append(run.queue, msg) // not delivered: it goes first when a browser is back
+		}
+		run.browserLost(err)
+		return
+	}
+	if !h.HasID {
+		msg.Release()
+	}
+}
+
+// onBrowser handles a message from a browser connection, or its end.
+func (run *relayRun) onBrowser(m readResult) {
+	if m.link != run.link {
+		if m.msg != nil {
+			m.msg.Release()
+		}
+		return // an old connection's news
+	}
+	if m.err != nil {
+		run.link.conn.Close(websocket.CloseNormalClosure, "")
+		if run.machine.Is(fsm.ConnRecovering) {
+			run.recoveryFailed(fmt.Errorf("the browser connection closed during the bootstrap: %w", m.err))
+			return
+		}
+		run.browserLost(m.err)
+		return
+	}
+	if m.rest != nil {
+		defer func() { m.restDone <- struct{}{} }()
+		if !run.stream(m) {
+			return
+		}
+	}
+	h, _ := transport.ScanHead(m.msg.B)
+	if h.HasID && run.pending[h.ID] {
+		run.bootstrapAnswer(&h, m.msg)
+		m.msg.Release()
+		return
+	}
+	if h.HasID {
+		if req, ok := run.inflight[h.ID]; ok {
+			req.msg.Release()
+			delete(run.inflight, h.ID)
+		}
+	} else if len(h.Method) > 0 {
+		if fsm.IsWeakSignal(h.Method) {
+			run.correlator.Weak(h.Method, m.msg.B)
+		}
+		if len(h.Method) > 7 && string(h.Method[:7]) == "Target." {
+			run.book.note(&h, m.msg.B)
+		}
+	}
+	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+		run.log.Debug().Err(err).Msg("client write failed")
+		run.close(websocket.CloseNormalClosure, "")
+	}
+	m.msg.Release()
+}
+
+// stream passes a huge browser message on to the client while it is still
+// arriving: only its head, from the first bytes, is needed (an answer's id
+// comes first). It returns false when it handled the message; true when the
+// message is one of the relay's own answers, read whole into m.msg for the
+// usual path.
+func (run *relayRun) stream(m readResult) bool {
+	h, _ := transport.ScanHeadPrefix(m.msg.B)
+	if h.HasID && run.pending[h.ID] {
+		if _, err := m.msg.ReadFrom(m.rest); err != nil {
+			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
+		}
+		return true
+	}
+	if h.HasID {
+		if req, ok := run.inflight[h.ID]; ok {
+			req.msg.Release()
+			delete(run.inflight, h.ID)
+		}
+	}
+	err := run.r.spec.Client.WriteStream(m.msg.B, m.rest, m.msg.Binary)
+	m.msg.Release()
+	if err == nil {
+		return false
+	}
+	var broken *transport.SourceError
+	switch {
+	case errors.As(err, &broken):
+		// The client has half a message and nothing can finish it.
+		run.log.Warn().Err(err).Msg("the browser connection broke in the middle of a message")
+		run.close(websocket.CloseInternalServerErr, "the browser connection broke in the middle of a message; reconnect")
+	default:
+		run.log.Debug().Err(err).Msg("client write failed")
+		run.close(websocket.CloseNormalClosure, "")
+	}
+	return false
+}
+
+// answerClose answers Browser.close itself: the browser is already gone.
+func (run *relayRun) answerClose(h *transport.Head) {
+	run.shortCircuit = true
+	msg := appendSession(fmt.Appendf(run.scratch[:0], `{"id":%d,"result":{}`, h.ID), h.SessionID)
+	run.scratch = msg
+	run.log.Info().Int64("id", h.ID).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
+		Msg("answered Browser.close for a browser already gone")
+	if err := run.r.spec.Client.Write(msg, false); err != nil {
+		run.close(websocket.CloseNormalClosure, "")
+	}
+}
+
+func appendSession(msg, session []byte) []byte {
+	if len(session) > 0 {
+		msg = fmt.Appendf(msg, `,"sessionId":%q`, session)
+	}
+	return append(msg, '}')
+}

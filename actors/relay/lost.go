@@ -1,0 +1,90 @@
+package relay
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// browserLost handles a strong signal while connected.
+func (run *relayRun) browserLost(err error) {
+	if !run.machine.Is(fsm.ConnConnected) {
+		return
+	}
+	run.likely, run.signals = run.correlator.Strong(strongSignalName(err))
+	run.lostGen = run.link.ep.Generation
+	run.link.conn.Close(websocket.CloseNormalClosure, "")
+	if !run.r.spec.Resilient {
+		run.close(websocket.CloseGoingAway, "the browser connection was lost")
+		return
+	}
+	run.result, run.bootstrap, run.shortCircuit = "", "", false
+	run.fire(fsm.ConnBrowserLost)
+	run.tellTargetsGone()
+	run.requeueInflight()
+	if len(run.queue) > 0 {
+		run.recover() // the client is waiting on those: recover now
+	}
+}
+
+// tellTargetsGone tells the client that the lost browser's targets and
+// sessions are gone, as the browser would have had it closed them: clients
+// drop their stale pages at once instead of failing on them later.
+func (run *relayRun) tellTargetsGone() {
+	for _, ev := range run.book.goneEvents() {
+		if err := run.r.spec.Client.Write(ev, false); err != nil {
+			return
+		}
+	}
+}
+
+// requeueInflight puts the requests the lost browser never answered back
+// at the head of the queue, in the order they were sent: the next browser
+// answers them, so no client call waits forever or fails for a browser that
+// is already being replaced. A Browser.close among them got what it asked
+// for and is answered at once.
+func (run *relayRun) requeueInflight() {
+	reqs := make([]inflight, 0, len(run.inflight))
+	for _, req := range run.inflight {
+		reqs = append(reqs, req)
+	}
+	clear(run.inflight)
+	slices.SortFunc(reqs, func(a, b inflight) int { return cmp.Compare(a.seq, b.seq) })
+	requeued := make([]*transport.Message, 0, len(reqs)+len(run.queue))
+	for _, req := range reqs {
+		h, _ := transport.ScanHead(req.msg.B)
+		if h.Is("Browser.close") && len(h.SessionID) == 0 {
+			run.answerClose(&h)
+			req.msg.Release()
+			continue
+		}
+		requeued = append(requeued, req.msg)
+	}
+	run.queue = append(requeued, run.queue...)
+}
+
+func strongSignalName(err error) string {
+	var ce *websocket.CloseError
+	switch {
+	case err == nil:
+		return "READER_CLOSE"
+	case asWSClose(err, &ce) && ce.Code == websocket.CloseAbnormalClosure:
+		return "ConnectionClosedPrematurely"
+	case asWSClose(err, &ce):
+		return fmt.Sprintf("READER_CLOSE(%d)", ce.Code)
+	}
+	return "READER_ERROR"
+}
+
+func asWSClose(err error, target **websocket.CloseError) bool {
+	ce, ok := err.(*websocket.CloseError)
+	if ok {
+		*target = ce
+	}
+	return ok
+}

@@ -1,0 +1,180 @@
+package relay
+
+import (
+	"fmt"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// maxRecoveryAttempts: the first try, and one more with a fresh browser.
+const maxRecoveryAttempts = 2
+
+// recover reaches a browser for the queued requests: from degraded to
+// recovering, a browser from the BrowserActor (the same one if it still
+// answers, else one launch however many relays ask; a fresh one on the
+// retry), a new connection to it.
+func (run *relayRun) recover() {
+	run.fire(fsm.ConnRecover)
+	run.attempt++
+	src, dial, limit := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage
+	ctx, gen, fresh, attempt := run.ctx, run.lostGen, run.attempt > 1, run.attempt
+	run.workers.Go(func() {
+		var ep browser.Endpoint
+		var err error
+		if fresh {
+			ep, err = src.Replace(ctx, gen)
+		} else {
+			ep, err = src.EnsureRunning(ctx)
+		}
+		var conn transport.Conn
+		if err == nil {
+			conn, err = dial(ctx, ep, limit)
+			if err != nil && !fresh && ep.Generation == gen {
+				// The lost browser is still on record but does not answer: it
+				// is dying and its actor has not heard yet. Replace it.
+				if ep, err = src.Replace(ctx, gen); err == nil {
+					conn, err = dial(ctx, ep, limit)
+				}
+			}
+		}
+		d := dialResult{attempt: attempt, err: err}
+		if err == nil {
+			d.link = &browserLink{conn: conn, ep: ep}
+		}
+		select {
+		case run.dialed <- d:
+		case <-run.quit:
+			if d.link != nil {
+				d.link.conn.Close(websocket.CloseNormalClosure, "")
+			}
+		}
+	})
+}
+
+// onDialed starts the bootstrap on the new browser connection.
+func (run *relayRun) onDialed(d dialResult) {
+	if !run.machine.Is(fsm.ConnRecovering) || d.attempt != run.attempt {
+		if d.link != nil {
+			d.link.conn.Close(websocket.CloseNormalClosure, "")
+		}
+		return
+	}
+	if d.err != nil {
+		run.recoveryFailed(fmt.Errorf("no browser: %w", d.err))
+		return
+	}
+	run.result = "attached"
+	if d.link.ep.Generation != run.lostGen {
+		run.result = "relaunched"
+	}
+	run.useLink(d.link)
+	run.correlator.Reset()
+	run.bootstrap = "started"
+	run.replay = run.replay[:0]
+	for _, m := range subscriptionMethods {
+		if msg, ok := run.subscribed[m]; ok {
+			run.replay = append(run.replay, msg)
+		}
+	}
+	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
+	id := run.internalID()
+	run.autoAttachID = id
+	msg := fmt.Appendf(run.scratch[:0], `{"id":%d,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":true}}`, id)
+	run.scratch = msg
+	run.sendInternal(id, msg)
+}
+
+func (run *relayRun) internalID() int64 {
+	id := run.nextID
+	run.nextID--
+	return id
+}
+
+func (run *relayRun) sendInternal(id int64, msg []byte) {
+	run.pending[id] = true
+	if err := run.link.conn.Write(msg, false); err != nil {
+		run.recoveryFailed(fmt.Errorf("the bootstrap could not be sent: %w", err))
+	}
+}
+
+// bootstrapAnswer swallows the answer to an internal request and moves the
+// bootstrap on: auto-attach first, then the client's subscriptions, then
+// the queue.
+func (run *relayRun) bootstrapAnswer(h *transport.Head, msg *transport.Message) {
+	delete(run.pending, h.ID)
+	autoAttach := h.ID == run.autoAttachID
+	if h.HasError {
+		if autoAttach {
+			run.recoveryFailed(fmt.Errorf("the browser refused the bootstrap: %s", truncate(msg.B, 200)))
+			return
+		}
+		run.log.Warn().Str("answer", string(truncate(msg.B, 200))).Msg("a replayed subscription failed")
+	}
+	if autoAttach {
+		for _, sub := range run.replay {
+			sh, err := transport.ScanHead(sub)
+			if err != nil || !sh.HasID {
+				continue
+			}
+			id := run.internalID()
+			run.sendInternal(id, sh.WithID(nil, sub, id))
+		}
+		run.replay = run.replay[:0]
+	}
+	if len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
+		run.flush()
+	}
+}
+
+// flush sends the queued requests in order, now that the browser is ready.
+func (run *relayRun) flush() {
+	run.bootstrapTimer.Stop()
+	run.bootstrap = "acknowledged"
+	run.fire(fsm.ConnRecovered)
+	run.attempt, run.likely = 0, false
+	queue := run.queue
+	run.queue = nil
+	for i, m := range queue {
+		if !run.machine.Is(fsm.ConnConnected) {
+			run.queue = append(run.queue, queue[i:]...) // the browser went again: keep the rest
+			return
+		}
+		h, _ := transport.ScanHead(m.B)
+		run.send(m, &h)
+	}
+}
+
+// recoveryFailed retries once with a fresh browser, then gives up and
+// closes the client with the reason.
+func (run *relayRun) recoveryFailed(err error) {
+	run.bootstrapTimer.Stop()
+	clear(run.pending)
+	run.result = "failed"
+	if run.link != nil && run.bootstrap == "started" {
+		run.bootstrap = "failed"
+		run.lostGen = run.link.ep.Generation
+	}
+	if run.link != nil {
+		run.link.conn.Close(websocket.CloseNormalClosure, "")
+		run.link = nil
+	}
+	run.log.Warn().Err(err).Int("recoveryAttempt", run.attempt).Msg("recovery failed")
+	if run.attempt >= maxRecoveryAttempts {
+		run.close(websocket.CloseInternalServerErr, "cdpvisor could not recover the browser: "+err.Error())
+		return
+	}
+	run.fire(fsm.ConnRecoveryFailed)
+	run.recover()
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}

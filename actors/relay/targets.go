@@ -1,0 +1,76 @@
+package relay
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// targetBook remembers the targets and sessions a client knows of, from
+// the browser's Target events, so that when the browser goes the client
+// can be told they are gone (instead of finding out call by call). Only
+// those few, small events are decoded; nothing else is.
+type targetBook struct {
+	sessions map[string]sessionInfo // attached sessions by id
+	targets  map[string]bool        // targets the client discovered
+}
+
+type sessionInfo struct {
+	targetID string
+	parent   string // the session it was attached through ("" at browser level)
+}
+
+func newTargetBook() *targetBook {
+	return &targetBook{sessions: map[string]sessionInfo{}, targets: map[string]bool{}}
+}
+
+// note reads a browser event that changes what targets exist.
+func (b *targetBook) note(h *transport.Head, msg []byte) {
+	var p struct {
+		SessionID  string `json:"sessionId"`
+		TargetID   string `json:"targetId"`
+		TargetInfo struct {
+			TargetID string `json:"targetId"`
+		} `json:"targetInfo"`
+	}
+	switch {
+	case h.Is("Target.attachedToTarget"), h.Is("Target.detachedFromTarget"),
+		h.Is("Target.targetCreated"), h.Is("Target.targetDestroyed"):
+	default:
+		return
+	}
+	var ev struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(msg, &ev) != nil || json.Unmarshal(ev.Params, &p) != nil {
+		return
+	}
+	switch {
+	case h.Is("Target.attachedToTarget"):
+		b.sessions[p.SessionID] = sessionInfo{targetID: p.TargetInfo.TargetID, parent: string(h.SessionID)}
+	case h.Is("Target.detachedFromTarget"):
+		delete(b.sessions, p.SessionID)
+	case h.Is("Target.targetCreated"):
+		b.targets[p.TargetInfo.TargetID] = true
+	case h.Is("Target.targetDestroyed"):
+		delete(b.targets, p.TargetID)
+	}
+}
+
+// goneEvents are the events a real browser would have sent had it closed
+// its targets one by one: each session detached, each discovered target
+// destroyed. The book is empty after.
+func (b *targetBook) goneEvents() [][]byte {
+	var out [][]byte
+	for id, s := range b.sessions {
+		ev := fmt.Appendf(nil, `{"method":"Target.detachedFromTarget","params":{"sessionId":%q,"targetId":%q}`, id, s.targetID)
+		out = append(out, appendSession(ev, []byte(s.parent)))
+	}
+	for id := range b.targets {
+		out = append(out, fmt.Appendf(nil, `{"method":"Target.targetDestroyed","params":{"targetId":%q}}`, id))
+	}
+	clear(b.sessions)
+	clear(b.targets)
+	return out
+}

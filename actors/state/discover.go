@@ -1,0 +1,251 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/rs/zerolog"
+)
+
+// DiscoverOptions says where and what `wrap` looks for.
+type DiscoverOptions struct {
+	StateFile string        // an explicit state file: only this one is considered
+	StateDir  string        // otherwise every coordinator-*.json in here
+	Instance  string        // only coordinators that have this instance, and its endpoint
+	PPID      int           // prefer the coordinator started by this parent (ours)
+	Timeout   time.Duration // poll until this much time has passed
+	Log       zerolog.Logger
+}
+
+// Target is the endpoint wrap hands to its child.
+type Target struct {
+	Path     string // the state file it was found through
+	State    File
+	Instance string // the instance id when --instance chose one
+	Port     int
+	Endpoint string
+	WS       string
+}
+
+// scanReport is what one pass over the state files saw, for the failure message.
+type scanReport struct {
+	searched string   // what was searched, for humans
+	stale    []string // files whose pid is gone
+	skipped  []string // files that were invalid, not answering, or lacking the instance
+}
+
+// healthClient asks /cdpvisor/health: short timeout, never through a proxy.
+var healthClient = &http.Client{
+	Timeout:   time.Second,
+	Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+}
+
+// Discover polls the state files with backoff (100 ms doubling,
+// capped at 1 s) until a live coordinator turns up or the timeout passes.
+// It always makes at least one pass.
+func Discover(ctx context.Context, o DiscoverOptions) (Target, error) {
+	start := time.Now()
+	deadline := start.Add(o.Timeout)
+	delay := 100 * time.Millisecond
+	for {
+		pctx, cancel := context.WithDeadline(ctx, maxTime(deadline, time.Now().Add(healthClient.Timeout)))
+		t, rep, ok := scanCoordinators(pctx, o)
+		cancel()
+		if ok {
+			return t, nil
+		}
+		remaining := time.Until(deadline)
+		if remaining <= 0 || ctx.Err() != nil {
+			return Target{}, notFoundError(o, rep, time.Since(start))
+		}
+		timer := time.NewTimer(min(delay, remaining))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return Target{}, notFoundError(o, rep, time.Since(start))
+		case <-timer.C:
+		}
+		delay = min(2*delay, time.Second)
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// notFoundError says what was searched and how to get a coordinator.
+func notFoundError(o DiscoverOptions, rep scanReport, waited time.Duration) error {
+	what := "no running cdpvisor coordinator"
+	if o.Instance != "" {
+		what += fmt.Sprintf(" with instance %s", o.Instance)
+	}
+	msg := fmt.Sprintf("%s found in %s after %s", what, rep.searched, waited.Round(100*time.Millisecond))
+	if len(rep.stale) > 0 {
+		msg += fmt.Sprintf(" (skipped %d stale state file(s) of exited coordinators: %s)", len(rep.stale), strings.Join(rep.stale, ", "))
+	}
+	if len(rep.skipped) > 0 {
+		msg += fmt.Sprintf(" (also skipped: %s)", strings.Join(rep.skipped, "; "))
+	}
+	msg += "; start one with 'cdpvisor mcp' (as an MCP server of your AI host) or 'cdpvisor serve', " +
+		"or use 'cdpvisor wrap --standalone -- …' to run one just for this command"
+	return errors.New(msg)
+}
+
+// candidate is one state file being checked.
+type candidate struct {
+	target Target
+	live   bool
+	why    string // why it was skipped
+	stale  bool
+}
+
+// scanCoordinators makes one pass: it reads the state files, checks each
+// coordinator's pid and health concurrently, and picks the best live one.
+func scanCoordinators(ctx context.Context, o DiscoverOptions) (Target, scanReport, bool) {
+	var rep scanReport
+	var paths []string
+	if o.StateFile != "" {
+		rep.searched = o.StateFile
+		paths = []string{o.StateFile}
+	} else {
+		rep.searched = o.StateDir
+		paths, _ = filepath.Glob(filepath.Join(o.StateDir, "coordinator-*.json"))
+	}
+	var cands []*candidate
+	for _, p := range paths {
+		s, err := Read(p)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				o.Log.Debug().Err(err).Str("path", p).Msg("skipping an unreadable state file")
+				rep.skipped = append(rep.skipped, filepath.Base(p)+": invalid")
+			}
+			continue
+		}
+		t := Target{Path: p, State: s, Port: s.Port, Endpoint: s.Endpoint, WS: s.WS}
+		if o.Instance != "" {
+			inst, ok := findInstance(s, o.Instance)
+			if !ok {
+				o.Log.Debug().Str("path", p).Str("instance", o.Instance).Msg("coordinator lacks the instance")
+				rep.skipped = append(rep.skipped, fmt.Sprintf("%s: no instance %s", filepath.Base(p), o.Instance))
+				continue
+			}
+			t.Instance, t.Port, t.Endpoint, t.WS = inst.ID, inst.Port, inst.Endpoint, inst.WS
+		}
+		cands = append(cands, &candidate{target: t})
+	}
+	var wg sync.WaitGroup
+	for _, c := range cands {
+		wg.Go(func() { checkCandidate(ctx, c) })
+	}
+	wg.Wait()
+	var live []Target
+	for _, c := range cands {
+		switch {
+		case c.live:
+			live = append(live, c.target)
+		case c.stale:
+			o.Log.Debug().Str("path", c.target.Path).Int("pid", c.target.State.PID).Msg("skipping a stale state file: its pid is gone")
+			rep.stale = append(rep.stale, filepath.Base(c.target.Path))
+		default:
+			o.Log.Debug().Str("path", c.target.Path).Str("reason", c.why).Msg("skipping a coordinator that does not answer")
+			rep.skipped = append(rep.skipped, filepath.Base(c.target.Path)+": "+c.why)
+		}
+	}
+	if len(live) == 0 {
+		return Target{}, rep, false
+	}
+	return pickCoordinator(live, o.PPID), rep, true
+}
+
+// pickCoordinator prefers the one started by our own parent (the same AI
+// host), then the most recently started.
+func pickCoordinator(live []Target, ppid int) Target {
+	sibling := func(t Target) bool { return ppid > 1 && t.State.PPID == ppid }
+	sort.SliceStable(live, func(i, j int) bool {
+		a, b := live[i], live[j]
+		if sibling(a) != sibling(b) {
+			return sibling(a)
+		}
+		if !a.State.StartedAt.Equal(b.State.StartedAt) {
+			return a.State.StartedAt.After(b.State.StartedAt)
+		}
+		return a.State.PID > b.State.PID
+	})
+	return live[0]
+}
+
+func findInstance(s File, id string) (Instance, bool) {
+	for _, inst := range s.Instances {
+		if inst.ID == id && inst.Port > 0 && inst.Port <= 65535 {
+			if inst.Endpoint == "" {
+				inst.Endpoint = fmt.Sprintf("http://127.0.0.1:%d", inst.Port)
+			}
+			if !strings.HasPrefix(inst.WS, "ws://") {
+				inst.WS = fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", inst.Port)
+			}
+			return inst, true
+		}
+	}
+	return Instance{}, false
+}
+
+// checkCandidate decides whether a coordinator is live: its pid exists and
+// its health path answers with that pid (a reused port answers otherwise).
+// It never asks /json/version, which would launch a browser.
+func checkCandidate(ctx context.Context, c *candidate) {
+	t := c.target
+	if !chrome.PidAlive(t.State.PID) {
+		c.stale = true
+		return
+	}
+	h, err := fetchHealth(ctx, t.Port)
+	switch {
+	case err != nil:
+		c.why = err.Error()
+	case h.PID != t.State.PID:
+		c.why = fmt.Sprintf("port %d is served by pid %d, not %d", t.Port, h.PID, t.State.PID)
+	case t.Instance != "" && h.Instance != t.Instance:
+		c.why = fmt.Sprintf("port %d serves instance %q, not %s", t.Port, h.Instance, t.Instance)
+	default:
+		c.live = true
+	}
+}
+
+func fetchHealth(ctx context.Context, port int) (Health, error) {
+	url := fmt.Sprintf("http://127.0.0.1:%d%s", port, HealthPath)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return Health{}, err
+	}
+	resp, err := healthClient.Do(req)
+	if err != nil {
+		return Health{}, fmt.Errorf("port %d does not answer", port)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil {
+		return Health{}, fmt.Errorf("port %d: reading the health answer: %w", port, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return Health{}, fmt.Errorf("port %d answers %s on %s (not a cdpvisor coordinator)", port, resp.Status, HealthPath)
+	}
+	var h Health
+	if err := json.Unmarshal(body, &h); err != nil {
+		return Health{}, fmt.Errorf("port %d: health answer is not JSON: %w", port, err)
+	}
+	return h, nil
+}

@@ -1,0 +1,67 @@
+package state
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+)
+
+// CoordinatorStatus is one coordinator as `cdpvisor status` shows it.
+type CoordinatorStatus struct {
+	PID       int              `json:"pid"`
+	PPID      int              `json:"ppid"`
+	StartedAt time.Time        `json:"started_at"`
+	Version   string           `json:"version"`
+	StateFile string           `json:"state_file"`
+	Live      bool             `json:"live"`
+	Problem   string           `json:"problem,omitempty"` // why it is not live
+	Instances []InstanceStatus `json:"instances"`
+}
+
+type InstanceStatus struct {
+	ID       string          `json:"id"`
+	Endpoint string          `json:"endpoint"`
+	Port     int             `json:"port"`
+	Clients  int             `json:"clients"`
+	Browser  *browser.Status `json:"browser,omitempty"`
+}
+
+// Collect reads every state file and asks each live coordinator's
+// instances how they are (health answers never launch a browser).
+func Collect(ctx context.Context, dir string) []CoordinatorStatus {
+	paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
+	var out []CoordinatorStatus
+	for _, p := range paths {
+		s, err := Read(p)
+		if err != nil {
+			out = append(out, CoordinatorStatus{StateFile: p, Problem: err.Error()})
+			continue
+		}
+		c := CoordinatorStatus{PID: s.PID, PPID: s.PPID, StartedAt: s.StartedAt, Version: s.Version, StateFile: p}
+		cand := &candidate{target: Target{Path: p, State: s, Port: s.Port}}
+		checkCandidate(ctx, cand)
+		switch {
+		case cand.stale:
+			c.Problem = "stale: its pid is gone (the next coordinator reaps it)"
+		case !cand.live:
+			c.Problem = "not answering: " + cand.why
+		default:
+			c.Live = true
+		}
+		if c.Live {
+			for _, inst := range s.Instances {
+				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port}
+				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
+					is.Clients, is.Browser = h.Clients, h.Browser
+				}
+				c.Instances = append(c.Instances, is)
+			}
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].StartedAt.After(out[j].StartedAt) })
+	return out
+}

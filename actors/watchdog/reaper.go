@@ -1,0 +1,56 @@
+package watchdog
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/state"
+)
+
+// Reap removes what coordinators that died without cleaning up left
+// behind (when even their watchdog was killed): state files of dead pids,
+// and temporary browser directories of dead pids together with any
+// browser still running on them. Live coordinators' files are untouched.
+func Reap(stateDir, tmpDir string, log zerolog.Logger) {
+	states, _ := filepath.Glob(filepath.Join(stateDir, "coordinator-*.json"))
+	states = append(states, filepath.Join(stateDir, state.PointerFile))
+	for _, path := range states {
+		s, err := state.Read(path)
+		if err != nil || chrome.PidAlive(s.PID) {
+			continue
+		}
+		if os.Remove(path) == nil {
+			log.Info().Str("path", path).Int("pid", s.PID).Msg("reaped the state file of a dead coordinator")
+		}
+	}
+	entries, _ := os.ReadDir(tmpDir)
+	for _, e := range entries {
+		pid, ok := tempDirOwner(e.Name())
+		if !ok || !e.IsDir() || chrome.PidAlive(pid) {
+			continue
+		}
+		dir := filepath.Join(tmpDir, e.Name())
+		browsers, _ := chrome.BrowsersUnder(dir)
+		for _, b := range browsers {
+			chrome.EndGroup(b.Pid, endGrace)
+			log.Info().Int("pid", b.Pid).Str("dir", dir).Msg("ended a browser left by a dead coordinator")
+		}
+		removeTempDir(dir, log)
+	}
+}
+
+// tempDirOwner reads the coordinator pid out of "cdpv-<pid>-<random>".
+func tempDirOwner(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, chrome.TempPrefix)
+	if !ok {
+		return 0, false
+	}
+	pidText, _, ok := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(pidText)
+	return pid, ok && err == nil && pid > 0
+}
