@@ -45,7 +45,7 @@ type Coordinator struct {
 	state    *state.Actor
 	def      *Instance
 	hook     suture.EventHook
-	watchdog chan<- any // nil without watchdogs
+	guard    *watchdog.Actor // nil without watchdogs
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -65,15 +65,13 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	}
 	hook := actor.SupervisorHook(cfg.Log)
 	var guard *watchdog.Actor
-	var watchdogEvents chan<- any
 	if cfg.WatchdogExe != "" {
 		guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
-		watchdogEvents = guard.Events()
 	}
 	id := NewInstanceID(time.Now())
 	log := cfg.Log.With().Str("instance", id).Logger()
 	def := newInstance(id,
-		browser.Spec{Instance: id, Launch: cfg.Launch, Watchdog: watchdogEvents, Log: log},
+		browser.Spec{Instance: id, Launch: cfg.Launch, Log: log},
 		proxy.Spec{Instance: id, AllowOrigins: cfg.AllowOrigins, Log: log},
 		l, hook)
 	published := state.New(state.Spec{Dir: cfg.StateDir, Log: cfg.Log, State: state.File{
@@ -86,7 +84,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	root := suture.New("cdpvisor", suture.Spec{EventHook: hook, Timeout: 25 * time.Second})
-	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: published, def: def, hook: hook, watchdog: watchdogEvents}
+	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: published, def: def, hook: hook, guard: guard}
 	root.Add(c.state)
 	root.Add(c.registry)
 	if guard != nil {
@@ -108,9 +106,21 @@ func (c *Coordinator) StatePath() string { return c.state.Path() }
 // Run serves the tree until ctx is done and everything in it has stopped:
 // browsers ended, listeners closed, state files removed.
 func (c *Coordinator) Run(ctx context.Context) error {
-	err := <-c.root.ServeBackground(ctx)
+	served := c.root.ServeBackground(ctx)
+	c.watch(ctx, c.def)
+	err := <-served
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil
 	}
 	return err
+}
+
+// watch has the watchdog guard an instance's browsers.
+func (c *Coordinator) watch(ctx context.Context, inst *Instance) {
+	if c.guard == nil {
+		return
+	}
+	if err := c.guard.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
+		c.cfg.Log.Error().Err(err).Str("instance", inst.ID).Msg("its browsers may outlive a killed coordinator")
+	}
 }

@@ -44,7 +44,7 @@ func InstanceSupervisorSpec(hook suture.EventHook) suture.Spec {
 
 func newInstance(id string, bs browser.Spec, ps proxy.Spec, l net.Listener, hook suture.EventHook) *Instance {
 	b := browser.New(bs)
-	ps.Browser = b
+	ps.Browser, ps.Status = b, b
 	p := proxy.New(ps, l)
 	sup := suture.New("instance "+id, InstanceSupervisorSpec(hook))
 	sup.Add(b)

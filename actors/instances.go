@@ -11,14 +11,16 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // InstanceRequest asks for a new instance.
 type InstanceRequest struct {
-	Launch chrome.LaunchOptions
+	// Change is made to the coordinator's launch options (--browser,
+	// --headless, …); the profile is always a fresh temporary one:
+	// instances never share a profile.
+	Change browser.Change
 	Port   int // 0: from --instance-ports, else any free port
 }
 
@@ -28,6 +30,12 @@ var ErrUnknownInstance = errors.New("unknown instance")
 // NewInstance starts another browser behind its own stable endpoint. Port
 // choice and the limit are decided by the registry, one request at a time.
 func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*Instance, error) {
+	req.Change.UserDataDir = nil
+	launch, err := req.Change.Apply(c.cfg.Launch, browser.Chromium())
+	if err != nil {
+		return nil, err
+	}
+	launch.UserDataDir = ""
 	inst, err := c.registry.Create(ctx, func(existing []*Instance) (*Instance, error) {
 		if len(existing) >= c.cfg.MaxInstances {
 			return nil, fmt.Errorf("already %d instances, the maximum (--max-instances); close one with browser_instance close", len(existing))
@@ -39,7 +47,7 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		id := NewInstanceID(time.Now())
 		log := c.cfg.Log.With().Str("instance", id).Logger()
 		return newInstance(id,
-			browser.Spec{Instance: id, Launch: req.Launch, Watchdog: c.watchdog, Log: log},
+			browser.Spec{Instance: id, Launch: launch, Log: log},
 			proxy.Spec{Instance: id, AllowOrigins: c.cfg.AllowOrigins, Log: log},
 			l, c.hook), nil
 	})
@@ -47,6 +55,7 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		return nil, err
 	}
 	inst.token = c.root.Add(inst.Supervisor)
+	c.watch(ctx, inst)
 	c.publishInstances(ctx)
 	c.cfg.Log.Info().Str("instance", inst.ID).Str("endpoint", inst.Proxy.Endpoint()).Msg("instance created")
 	return inst, nil

@@ -2,12 +2,10 @@ package actors
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // InstanceStatus is what coordinator_status and `status` report of one
@@ -44,15 +42,6 @@ func (c *Coordinator) Status(ctx context.Context) ([]InstanceStatus, error) {
 	return out, nil
 }
 
-// LaunchChange says what a launch changes; nil fields keep the options of
-// the instance's last launch.
-type LaunchChange struct {
-	Browser     *string // a type or a path
-	Headless    *bool
-	UserDataDir *string // "" = a fresh temporary profile
-	Args        []string
-}
-
 // Progress reports a step of a long operation (MCP progress notifications).
 type Progress func(step string)
 
@@ -65,53 +54,19 @@ const (
 // LaunchBrowser launches an instance's browser, or switches it to other
 // options: the old one stops, the new one starts behind the same endpoint,
 // and client websockets are closed with 1012 so they reconnect to it.
-func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change LaunchChange, progress Progress) (browser.Endpoint, error) {
-	inst, st, err := c.instanceStatus(ctx, ref)
+func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change browser.Change, progress Progress) (browser.Endpoint, error) {
+	inst, err := c.Instance(ctx, ref)
 	if err != nil {
 		return browser.Endpoint{}, err
 	}
-	opts, err := change.Apply(st.Options)
-	if err != nil {
-		return browser.Endpoint{}, err
-	}
-	progress.say(fmt.Sprintf("launching %s (headless=%v) for %s", opts.Browser.Path, opts.Headless, inst.ID))
-	ep, err := inst.Browser.Launch(ctx, opts)
+	progress.say("launching the browser of " + inst.ID)
+	ep, err := inst.Browser.Launch(ctx, change)
 	if err != nil {
 		return browser.Endpoint{}, err
 	}
 	c.reconnectClients(ctx, inst, "the browser was switched")
-	progress.say(fmt.Sprintf("ready: generation %d, pid %d", ep.Generation, ep.Pid))
+	progress.say(fmt.Sprintf("ready: %s, generation %d, pid %d", ep.Browser.Path, ep.Generation, ep.Pid))
 	return ep, nil
-}
-
-// instanceStatus finds an instance and asks its browser how it is.
-func (c *Coordinator) instanceStatus(ctx context.Context, ref string) (*Instance, browser.Status, error) {
-	inst, err := c.Instance(ctx, ref)
-	if err != nil {
-		return nil, browser.Status{}, err
-	}
-	st, err := inst.Browser.Status(ctx)
-	return inst, st, err
-}
-
-func (ch LaunchChange) Apply(opts chrome.LaunchOptions) (chrome.LaunchOptions, error) {
-	if ch.Browser != nil {
-		b, err := chrome.Resolve(chrome.HostSystem(), *ch.Browser)
-		if err != nil {
-			return opts, err
-		}
-		opts.Browser = b
-	}
-	if ch.Headless != nil {
-		opts.Headless = *ch.Headless
-	}
-	if ch.UserDataDir != nil {
-		opts.UserDataDir = *ch.UserDataDir
-	}
-	if ch.Args != nil {
-		opts.ExtraArgs = ch.Args
-	}
-	return opts, nil
 }
 
 // StopBrowser stops an instance's browser; its clients are closed, and the
@@ -128,29 +83,16 @@ func (c *Coordinator) StopBrowser(ctx context.Context, ref string) (*Instance, e
 	return inst, nil
 }
 
-// RestartGuard is how young a healthy browser must be for a restart to be
-// refused without force: agents tend to restart at the first error.
-const RestartGuard = 5 * time.Second
-
-// ErrRestartRefused is the lifecycle-thrash guard's answer.
-var ErrRestartRefused = errors.New("restart refused")
-
 // RestartBrowser stops and relaunches an instance's browser with the
-// options of its last launch; clients are closed with 1012.
+// options of its last launch (refused for a young healthy browser unless
+// force); clients are closed with 1012.
 func (c *Coordinator) RestartBrowser(ctx context.Context, ref string, force bool, progress Progress) (browser.Endpoint, error) {
-	inst, st, err := c.instanceStatus(ctx, ref)
+	inst, err := c.Instance(ctx, ref)
 	if err != nil {
 		return browser.Endpoint{}, err
 	}
-	if !force && st.StartedAt != nil && st.State == "running" {
-		if age := time.Since(*st.StartedAt); age < RestartGuard {
-			return browser.Endpoint{}, fmt.Errorf("%w: the browser (generation %d, pid %d) started %s ago and is running; "+
-				"a restart this soon rarely fixes an error (lifecycle thrash). Retry the failing call first, "+
-				"or call coordinator_restart_browser with force: true", ErrRestartRefused, st.Generation, st.Pid, age.Round(100*time.Millisecond))
-		}
-	}
 	progress.say("restarting the browser of " + inst.ID)
-	ep, err := inst.Browser.Restart(ctx)
+	ep, err := inst.Browser.Restart(ctx, force)
 	if err != nil {
 		return browser.Endpoint{}, err
 	}

@@ -62,7 +62,7 @@ func StartInstance(t testing.TB, launch chrome.LaunchOptions, ps proxy.Spec) *In
 	}
 	log := Logger(t)
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Log: log})
-	ps.Instance, ps.Log, ps.Browser = "test", log, b
+	ps.Instance, ps.Log, ps.Browser, ps.Status = "test", log, b, b
 	p := proxy.New(ps, l)
 	sup := suture.New("instance", suture.Spec{EventHook: actor.SupervisorHook(log), Timeout: 20 * time.Second})
 	sup.Add(b)
@@ -100,7 +100,7 @@ func WaitState(t testing.TB, b *browser.Actor, state string) browser.Status {
 }
 
 // Expect waits up to 10 s for the next event of type T, skipping others.
-func Expect[T any](t testing.TB, events <-chan any) T {
+func Expect[T browser.Event](t testing.TB, events <-chan browser.Event) T {
 	t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
@@ -115,4 +115,16 @@ func Expect[T any](t testing.TB, events <-chan any) T {
 			return zero
 		}
 	}
+}
+
+// Subscribe returns the browser's events from now on (lossy, 64 buffered)
+// and the function that ends the subscription.
+func Subscribe(t testing.TB, b *browser.Actor) (<-chan browser.Event, func()) {
+	t.Helper()
+	events := make(chan browser.Event, 64)
+	cancel, err := b.Subscribe(Context(t), events, browser.Lossy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events, cancel
 }

@@ -51,7 +51,8 @@ func Run(ctx context.Context, cfg Config) error {
 	a := cfg.Args
 	root := suture.New("bridge", suture.Spec{EventHook: actor.SupervisorHook(cfg.Log), Timeout: 20 * time.Second})
 	source := cfg.Source
-	var ba *browser.Actor
+	var guard func() error        // has the watchdog guard the bridge's own browser
+	var status proxy.StatusSource // the bridge's own browser says how it is
 	if source == nil {
 		if err := checkProfileMode(a); err != nil {
 			return err
@@ -62,17 +63,22 @@ func Run(ctx context.Context, cfg Config) error {
 			Launch: chrome.LaunchOptions{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
 				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort},
 		}
+		ba := browser.New(spec)
+		root.Add(ba)
+		source, status = ba, ba
 		if !keep && cfg.WatchdogExe != "" {
 			w := watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, Log: cfg.Log})
 			root.Add(w)
-			spec.Watchdog = w.Events()
+			guard = func() error { return w.Watch(ctx, ba) }
 		}
-		ba = browser.New(spec)
-		root.Add(ba)
-		source = ba
 	}
 	done := root.ServeBackground(ctx)
 	defer func() { cancel(); <-done }()
+	if guard != nil {
+		if err := guard(); err != nil {
+			return err
+		}
+	}
 
 	ep, err := source.EnsureRunning(ctx)
 	if err != nil {
@@ -84,7 +90,7 @@ func Run(ctx context.Context, cfg Config) error {
 	case cfg.Pipe != nil:
 		return bridgePipe(ctx, cfg, source, ep, cancel)
 	case a.ListensOnPort():
-		return bridgeWS(ctx, cfg, source, cancel)
+		return bridgeWS(ctx, cfg, source, status, cancel)
 	}
 	return errors.New("the bridge needs --remote-debugging-pipe (with fds 3 and 4) or --remote-debugging-port")
 }
@@ -105,13 +111,13 @@ func bridgePipe(ctx context.Context, cfg Config, source relay.BrowserSource, ep 
 
 // bridgeWS serves the tool's port like a browser's debugging endpoint, with
 // resilient relays, until ctx ends or a client sends Browser.close.
-func bridgeWS(ctx context.Context, cfg Config, source relay.BrowserSource, cancel func()) error {
+func bridgeWS(ctx context.Context, cfg Config, source relay.BrowserSource, status proxy.StatusSource, cancel func()) error {
 	l, err := proxy.Listen(cfg.Args.Port)
 	if err != nil {
 		return err
 	}
 	px := proxy.New(proxy.Spec{
-		Instance: "bridge", Browser: source, AllowOrigins: cfg.Args.AllowOrigins, OnBrowserClose: cancel, Log: cfg.Log,
+		Instance: "bridge", Browser: source, Status: status, AllowOrigins: cfg.Args.AllowOrigins, OnBrowserClose: cancel, Log: cfg.Log,
 	}, l)
 	served := make(chan error, 1)
 	go func() { served <- px.Serve(ctx) }()

@@ -20,11 +20,11 @@ var ErrInstanceClosed = errors.New("INSTANCE_CLOSED")
 // ErrStopped answers a demand whose launch was called off by a stop.
 var ErrStopped = errors.New("the browser was stopped while it was starting")
 
-// Spec configures a Actor.
+// Spec configures a BrowserActor.
 type Spec struct {
 	Instance string
 	Launch   chrome.LaunchOptions // the options of the first launch
-	Watchdog chan<- any           // where Ready and Exited go for the WatchdogActor (nil: none)
+	Launcher Launcher             // nil: Chromium()
 	// KeepOnShutdown leaves a running browser running when the actor stops
 	// (the bridge's headed browser on a user's profile, for the next run to
 	// attach to); otherwise shutdown stops it.
@@ -32,9 +32,10 @@ type Spec struct {
 	Log            zerolog.Logger
 }
 
-// Actor owns one browser process: its launch, readiness, exit and
-// cleanup, the browser machine and the generation number. Everything else
-// sends it messages through the methods below.
+// Actor is the BrowserActor: it owns one browser process (its launch,
+// readiness, exit and cleanup), the browser machine, the generation number
+// and the launch options. Everything else sends it messages through the
+// methods below.
 type Actor struct {
 	spec    Spec
 	mailbox chan any
@@ -42,6 +43,9 @@ type Actor struct {
 
 // New makes an actor; it does nothing until served.
 func New(spec Spec) *Actor {
+	if spec.Launcher == nil {
+		spec.Launcher = Chromium()
+	}
 	return &Actor{spec: spec, mailbox: make(chan any)}
 }
 
@@ -53,15 +57,19 @@ func (a *Actor) EnsureRunning(ctx context.Context) (Endpoint, error) {
 	return a.awaitLaunch(ctx, func(r chan launchResult) any { return ensureRunning{reply: r} })
 }
 
-// Launch (re)starts the browser with opts, stopping a running one first.
-func (a *Actor) Launch(ctx context.Context, opts chrome.LaunchOptions) (Endpoint, error) {
-	return a.awaitLaunch(ctx, func(r chan launchResult) any { return launchBrowser{opts: &opts, reply: r} })
+// Launch (re)starts the browser with the change made to its options,
+// stopping a running one first. Changes apply in the order they arrive,
+// each on top of the one before; a launch that fails changes nothing that
+// later launches use.
+func (a *Actor) Launch(ctx context.Context, change Change) (Endpoint, error) {
+	return a.awaitLaunch(ctx, func(r chan launchResult) any { return launchBrowser{change: change, reply: r} })
 }
 
 // Restart stops the browser and launches it again with the options of its
-// last launch.
-func (a *Actor) Restart(ctx context.Context) (Endpoint, error) {
-	return a.awaitLaunch(ctx, func(r chan launchResult) any { return launchBrowser{reply: r} })
+// last launch. Without force, a healthy browser younger than RestartGuard
+// is not restarted (ErrRestartRefused).
+func (a *Actor) Restart(ctx context.Context, force bool) (Endpoint, error) {
+	return a.awaitLaunch(ctx, func(r chan launchResult) any { return restartBrowser{force: force, reply: r} })
 }
 
 // Replace returns a browser other than generation gen: it restarts gen if
@@ -95,18 +103,13 @@ func (a *Actor) Status(ctx context.Context) (Status, error) {
 	return actor.Ask(ctx, a.mailbox, func(r chan Status) any { return browserStatus{reply: r} })
 }
 
-// Subscribe returns a channel of Ready and Exited events and
-// a function that ends the subscription. The subscriber must keep reading.
-func (a *Actor) Subscribe(ctx context.Context) (<-chan any, func(), error) {
-	ch := make(chan any, subscriberBuffer)
-	cancel, err := actor.Ask(ctx, a.mailbox, func(r chan func()) any { return subscribe{ch: ch, reply: r} })
-	if err != nil {
-		return nil, nil, err
-	}
-	return ch, cancel, nil
+// Subscribe sends the browser's events to ch from now on, and first a
+// Ready for a browser already running, so a subscriber that comes late
+// misses nothing it needs. The returned function ends the subscription.
+func (a *Actor) Subscribe(ctx context.Context, ch chan<- Event, delivery Delivery) (func(), error) {
+	sub := subscription{ch: ch, delivery: delivery}
+	return actor.Ask(ctx, a.mailbox, func(r chan func()) any { return subscribe{sub: sub, reply: r} })
 }
-
-const subscriberBuffer = 64
 
 // Serve runs the actor until ctx is done; then it stops the browser and
 // waits for every goroutine it started.

@@ -112,7 +112,8 @@ func TestStopEscalatesAndRemovesProfileAfterExit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pids := readPids(t, chrometest.FlagValueOf(opts.ExtraArgs, "fake-pid-file"))
+	pidFile, _ := chrome.FlagValue(opts.ExtraArgs, "fake-pid-file")
+	pids := readPids(t, pidFile)
 	stopped := make(chan error, 1)
 	start := time.Now()
 	go func() { stopped <- inst.Browser.Stop(ctx) }()
@@ -162,10 +163,7 @@ func TestUserProfileIsNeverDeleted(t *testing.T) {
 func TestUnplannedExitIsNoticedAndNextDemandRelaunches(t *testing.T) {
 	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
 	ctx := actortest.Context(t)
-	events, unsubscribe, err := inst.Browser.Subscribe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	events, unsubscribe := actortest.Subscribe(t, inst.Browser)
 	defer unsubscribe()
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
@@ -178,8 +176,11 @@ func TestUnplannedExitIsNoticedAndNextDemandRelaunches(t *testing.T) {
 		t.Fatalf("exit event %+v, want unplanned generation 1 pid %d", exited, ep.Pid)
 	}
 	st := actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
-	if st.LastExit == nil || st.LastExit.Planned || !strings.Contains(st.LastExit.Cause, "killed") {
-		t.Fatalf("last exit %+v, want an unplanned kill", st.LastExit)
+	if ex := st.LastExit; ex == nil || ex.Planned || ex.Cause != browser.CauseCrash || ex.Signal != "SIGKILL" || ex.Code != nil {
+		t.Fatalf("last exit %+v, want an unplanned crash by SIGKILL", st.LastExit)
+	}
+	if exited.Record != *st.LastExit {
+		t.Fatalf("the event's record %+v differs from status's %+v", exited.Record, *st.LastExit)
 	}
 	// Cleaned up alongside, not before, the next launch.
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
@@ -206,26 +207,25 @@ func TestRestartAndLaunchWithNewOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep2, err := inst.Browser.Restart(ctx)
+	ep2, err := inst.Browser.Restart(ctx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ep2.Generation != 2 || ep2.Pid == ep1.Pid || chrometest.Alive(ep1.Pid) {
 		t.Fatalf("restart: %+v after %+v", ep2, ep1)
 	}
-	opts := actortest.FakeLaunch(t, "--fake-start-delay=100ms")
-	opts.UserDataDir = t.TempDir()
-	ep3, err := inst.Browser.Launch(ctx, opts)
+	profile := t.TempDir()
+	ep3, err := inst.Browser.Launch(ctx, browser.Change{UserDataDir: &profile, Args: []string{"--fake-start-delay=100ms"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ep3.Generation != 3 || ep3.UserDataDir != opts.UserDataDir {
+	if ep3.Generation != 3 || ep3.UserDataDir != profile {
 		t.Fatalf("launch with new options: %+v", ep3)
 	}
 	// A restart reuses the options of the last launch.
-	ep4, err := inst.Browser.Restart(ctx)
-	if err != nil || ep4.UserDataDir != opts.UserDataDir {
-		t.Fatalf("restart after launch: %+v %v, want profile %s", ep4, err, opts.UserDataDir)
+	ep4, err := inst.Browser.Restart(ctx, true)
+	if err != nil || ep4.UserDataDir != profile {
+		t.Fatalf("restart after launch: %+v %v, want profile %s", ep4, err, profile)
 	}
 }
 

@@ -18,7 +18,8 @@ type Endpoint struct {
 	TempDir     string // the launch's own temporary directory ("" when attached)
 	Headless    bool
 	Browser     chrome.Browser
-	Ownership   string // "launched" or "attached"
+	Ownership   string                 // "launched" or "attached"
+	Identity    chrome.BrowserIdentity // tells this browser from a later process with its pid
 }
 
 // DebugPort is the port of the browser's debugging endpoint ("" if unknown).
@@ -31,28 +32,24 @@ func (e Endpoint) DebugPort() string {
 	return ""
 }
 
-// Ready tells subscribers a launch finished.
-type Ready struct{ Endpoint Endpoint }
+// Exit causes.
+const (
+	CauseStopped = "stopped" // cdpvisor stopped it (stop, restart, switch, shutdown)
+	CauseCrash   = "crash"   // it ended without being asked: a crash, a kill from outside
+	CauseGone    = "gone"    // an attached browser stopped answering
+)
 
-// Exited tells subscribers a browser is gone. Planned exits are
-// stops and restarts; unplanned ones are crashes and kills from outside.
-type Exited struct {
-	Instance   string
-	Generation int
-	Pid        int
-	Planned    bool
-	Err        error
-}
-
-// ExitRecord is what status reports about the last exit.
+// ExitRecord is what status reports about an exit.
 type ExitRecord struct {
 	At         time.Time `json:"at"`
 	Generation int       `json:"generation"`
 	Planned    bool      `json:"planned"`
-	Cause      string    `json:"cause"`
+	Cause      string    `json:"cause"`            // CauseStopped, CauseCrash, CauseGone
+	Code       *int      `json:"code,omitempty"`   // its exit code, when it exited by itself
+	Signal     string    `json:"signal,omitempty"` // the signal that ended it (SIGKILL, …)
 }
 
-// Status is a snapshot of a Actor.
+// Status is a snapshot of a BrowserActor.
 type Status struct {
 	State       string         `json:"state"`
 	Generation  int            `json:"generation"`
@@ -64,17 +61,21 @@ type Status struct {
 	DebugPort   int            `json:"debug_port,omitempty"`
 	StartedAt   *time.Time     `json:"started_at,omitempty"`
 	LastExit    *ExitRecord    `json:"last_exit,omitempty"`
-	// Options are those of the last launch (or the configured ones): a
-	// restart reuses them.
-	Options chrome.LaunchOptions `json:"-"`
+	// LastLaunchError is why the last launch failed, while no launch has
+	// succeeded since.
+	LastLaunchError string `json:"last_launch_error,omitempty"`
 }
 
-// Requests a Actor hears. Each carries its reply channel
+// Requests a BrowserActor hears. Each carries its reply channel
 // (buffered, so the actor never blocks on a caller that gave up).
 type (
 	ensureRunning struct{ reply chan launchResult }
 	launchBrowser struct {
-		opts  *chrome.LaunchOptions // nil: the options of the last launch
+		change Change
+		reply  chan launchResult
+	}
+	restartBrowser struct {
+		force bool // restart even a browser that just started
 		reply chan launchResult
 	}
 	replaceBrowser struct {
@@ -84,10 +85,10 @@ type (
 	stopBrowser   struct{ reply chan error }
 	browserStatus struct{ reply chan Status }
 	subscribe     struct {
-		ch    chan any
+		sub   subscription
 		reply chan func()
 	}
-	unsubscribe struct{ ch chan any }
+	unsubscribe struct{ ch chan<- Event }
 )
 
 type launchResult struct {
@@ -95,12 +96,13 @@ type launchResult struct {
 	err error
 }
 
-// Reports from the goroutines a Actor owns.
+// Reports from the goroutines a BrowserActor owns.
 type (
 	launchDone struct {
-		gen  int
-		proc *chrome.Process
-		err  error
+		gen      int
+		proc     Process
+		identity chrome.BrowserIdentity
+		err      error
 	}
 	processExited struct{ gen int }
 	stopDone      struct {

@@ -2,8 +2,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -12,7 +10,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
-// browserRun is the state a Actor owns during one Serve call. Only
+// browserRun is the state a BrowserActor owns during one Serve call. Only
 // the Serve goroutine touches it.
 type browserRun struct {
 	a       *Actor
@@ -23,16 +21,26 @@ type browserRun struct {
 	quit    chan struct{} // closed when the run is over: ends those goroutines
 	workers int           // goroutines whose report is still due
 
-	opts         chrome.LaunchOptions
+	// The launch policy: opts are the options of the last successful launch
+	// (the configured ones before); want, when set, the options launch
+	// requests asked for and no launch has settled yet; launching, those of
+	// the launch under way.
+	opts      chrome.LaunchOptions
+	want      *chrome.LaunchOptions
+	launching chrome.LaunchOptions
+	launchErr string // why the last launch failed, until one succeeds
+
 	gen          int
-	proc         *chrome.Process
+	proc         Process
+	facts        chrome.Facts           // proc's
+	identity     chrome.BrowserIdentity // proc's, read once at its launch
 	startedAt    time.Time
 	cancelLaunch context.CancelFunc
 	relaunch     bool // launch again once the current launch or stop is over
 	waiters      []chan launchResult
 	stopWaiters  []chan error
 	lastExit     *ExitRecord
-	subscribers  map[chan any]struct{}
+	subscribers  map[chan<- Event]subscription
 }
 
 func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
@@ -43,21 +51,27 @@ func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
 		reports:     make(chan any),
 		quit:        make(chan struct{}),
 		opts:        a.spec.Launch,
-		subscribers: map[chan any]struct{}{},
+		subscribers: map[chan<- Event]subscription{},
 	}
 	r.machine = fsm.NewBrowserMachine(func(t fsm.Transition) {
 		ev := r.log.Info().Str("machine", "browser").Str("event", t.Event).Str("from", t.From).Str("runtimeState", t.To).
 			Int("generation", r.gen).Str("ownership", r.ownership()).Str("userDataDir", r.profileDir())
 		if r.proc != nil {
-			ev = ev.Int("pid", r.proc.Pid).Int("resolvedDebugPort", r.proc.Port)
+			ev = ev.Int("pid", r.facts.Pid).Int("resolvedDebugPort", r.facts.Port)
 		}
 		ev.Msg("browser state")
 	})
 	return r
 }
 
+func (r *browserRun) fire(event string) {
+	if err := r.machine.Fire(event); err != nil {
+		r.log.Error().Err(err).Str("event", event).Msg("browser machine")
+	}
+}
+
 func (r *browserRun) ownership() string {
-	if r.proc != nil && r.proc.Attached {
+	if r.proc != nil && r.facts.Attached {
 		return "attached"
 	}
 	return "launched"
@@ -65,9 +79,17 @@ func (r *browserRun) ownership() string {
 
 func (r *browserRun) profileDir() string {
 	if r.proc != nil {
-		return r.proc.UserDataDir
+		return r.facts.UserDataDir
 	}
-	return r.opts.UserDataDir
+	return r.nextOptions().UserDataDir
+}
+
+// nextOptions are those the next launch uses.
+func (r *browserRun) nextOptions() chrome.LaunchOptions {
+	if r.want != nil {
+		return *r.want
+	}
+	return r.opts
 }
 
 func (r *browserRun) handle(m any) {
@@ -76,46 +98,41 @@ func (r *browserRun) handle(m any) {
 		r.ensure(m.reply)
 	case replaceBrowser:
 		if r.machine.Is(fsm.BrowserRunning) && r.gen == m.gen {
-			r.handle(launchBrowser{reply: m.reply})
+			r.relaunchWith(nil, m.reply)
 		} else {
 			r.ensure(m.reply)
 		}
 	case launchBrowser:
-		if m.opts != nil {
-			r.opts = *m.opts
+		base := r.nextOptions()
+		if r.want == nil && r.machine.Is(fsm.BrowserLaunching) {
+			base = r.launching // made together with the launch under way
 		}
-		r.waiters = append(r.waiters, m.reply)
-		r.relaunch = true
-		switch r.machine.State() {
-		case fsm.BrowserIdle:
-			r.startLaunch()
-		case fsm.BrowserRunning:
-			r.beginStop()
-		case fsm.BrowserLaunching:
-			r.cancelLaunch() // its failure report starts the new launch
+		opts, err := m.change.Apply(base, r.a.spec.Launcher)
+		if err != nil {
+			m.reply <- launchResult{err: err}
+			return
 		}
+		r.relaunchWith(&opts, m.reply)
+	case restartBrowser:
+		if age := time.Since(r.startedAt); !m.force && r.machine.Is(fsm.BrowserRunning) && age < RestartGuard {
+			m.reply <- launchResult{err: restartRefused(r.gen, r.facts.Pid, age)}
+			return
+		}
+		r.relaunchWith(nil, m.reply)
 	case stopBrowser:
-		r.relaunch = false
-		switch r.machine.State() {
-		case fsm.BrowserIdle:
-			m.reply <- nil
-		case fsm.BrowserRunning:
-			r.stopWaiters = append(r.stopWaiters, m.reply)
-			r.beginStop()
-		case fsm.BrowserLaunching:
-			r.stopWaiters = append(r.stopWaiters, m.reply)
-			r.cancelLaunch()
-		default: // stopping
-			r.stopWaiters = append(r.stopWaiters, m.reply)
-		}
+		r.stop(m.reply)
 	case browserStatus:
 		m.reply <- r.status()
 	case subscribe:
-		r.subscribers[m.ch] = struct{}{}
+		r.subscribers[m.sub.ch] = m.sub
+		if r.machine.Is(fsm.BrowserRunning) {
+			deliver(m.sub, Ready{Endpoint: r.endpoint()}, r.log) // a late subscriber learns what runs
+		}
+		ch, quit, mailbox := m.sub.ch, r.quit, r.a.mailbox
 		m.reply <- func() {
 			select {
-			case r.a.mailbox <- unsubscribe{ch: m.ch}:
-			case <-r.quit:
+			case mailbox <- unsubscribe{ch: ch}:
+			case <-quit:
 			}
 		}
 	case unsubscribe:
@@ -139,19 +156,38 @@ func (r *browserRun) ensure(reply chan launchResult) {
 	}
 }
 
-func (r *browserRun) startLaunch() {
-	r.relaunch = false
-	r.gen++
-	if err := r.machine.Fire(fsm.BrowserLaunch); err != nil {
-		r.log.Error().Err(err).Msg("browser machine")
+// relaunchWith launches anew, with opts when given: a running browser is
+// stopped first, a launch under way is called off for this one.
+func (r *browserRun) relaunchWith(opts *chrome.LaunchOptions, reply chan launchResult) {
+	if opts != nil {
+		r.want = opts
 	}
-	ctx, cancel := context.WithCancel(r.ctx)
-	r.cancelLaunch = cancel
-	gen, opts, log := r.gen, r.opts, r.log.With().Int("generation", r.gen).Logger()
-	r.go_(func() any {
-		proc, err := chrome.StartOrAttach(ctx, opts, func(line string) { log.Debug().Str("stderr", line).Msg("browser") })
-		return launchDone{gen: gen, proc: proc, err: err}
-	})
+	r.waiters = append(r.waiters, reply)
+	r.relaunch = true
+	switch r.machine.State() {
+	case fsm.BrowserIdle:
+		r.startLaunch()
+	case fsm.BrowserRunning:
+		r.beginStop()
+	case fsm.BrowserLaunching:
+		r.cancelLaunch() // its failure report starts the new launch
+	}
+}
+
+func (r *browserRun) stop(reply chan error) {
+	r.relaunch = false
+	switch r.machine.State() {
+	case fsm.BrowserIdle:
+		reply <- nil
+	case fsm.BrowserRunning:
+		r.stopWaiters = append(r.stopWaiters, reply)
+		r.beginStop()
+	case fsm.BrowserLaunching:
+		r.stopWaiters = append(r.stopWaiters, reply)
+		r.cancelLaunch()
+	default: // stopping
+		r.stopWaiters = append(r.stopWaiters, reply)
+	}
 }
 
 // go_ runs work in a goroutine owned by this run; its report comes back
@@ -170,221 +206,27 @@ func (r *browserRun) go_(work func() any) {
 	}()
 }
 
-func (r *browserRun) handleReport(m any) {
-	switch m := m.(type) {
-	case launchDone:
-		r.workers--
-		r.cancelLaunch()
-		r.launched(m)
-	case processExited:
-		if m.gen == r.gen && r.machine.Is(fsm.BrowserRunning) {
-			r.exited()
-		}
-	case stopDone:
-		r.workers--
-		r.stopped(m)
-	case cleanupDone:
-		r.workers--
-		if m.err != nil {
-			r.log.Error().Err(m.err).Int("generation", m.gen).Msg("cleanup after the browser's exit")
-		}
-	}
-}
-
-func (r *browserRun) launched(m launchDone) {
-	if m.err != nil {
-		_ = r.machine.Fire(fsm.BrowserLaunchFailed)
-		r.log.Warn().Err(m.err).Int("generation", m.gen).Msg("browser launch failed")
-		if r.relaunch && len(r.stopWaiters) == 0 {
-			r.startLaunch()
-			return
-		}
-		err := m.err
-		if len(r.stopWaiters) > 0 {
-			err = ErrStopped
-		}
-		r.failWaiters(err)
-		r.answerStops(nil)
-		return
-	}
-	r.proc, r.startedAt = m.proc, time.Now()
-	_ = r.machine.Fire(fsm.BrowserReady)
-	if r.relaunch || len(r.stopWaiters) > 0 {
-		// A new launch or a stop was asked for while this one started.
-		r.watchExit()
-		r.beginStop()
-		return
-	}
-	ep := r.endpoint()
-	for _, w := range r.waiters {
-		w <- launchResult{ep: ep}
-	}
-	r.waiters = nil
-	r.publish(Ready{Endpoint: ep})
-	r.watchExit()
-}
-
-// watchExit reports the running process's exit, planned or not.
-func (r *browserRun) watchExit() {
-	proc, gen := r.proc, r.gen
-	go func() { // owned: it ends when the process exits or the run is over
-		select {
-		case <-proc.Exited():
-			select {
-			case r.reports <- processExited{gen: gen}:
-			case <-r.quit:
-			}
-		case <-r.quit:
-		}
-	}()
-}
-
-// exited handles an unplanned exit: record it, tell subscribers, clean up.
-func (r *browserRun) exited() {
-	proc := r.proc
-	cause := "exited with code " + itoa(proc.ExitCode())
-	switch {
-	case proc.Attached:
-		cause = "the attached browser stopped answering"
-	case proc.ExitCode() < 0:
-		cause = "killed: " + errString(proc.ExitErr())
-	}
-	r.lastExit = &ExitRecord{At: time.Now(), Generation: r.gen, Cause: cause}
-	_ = r.machine.Fire(fsm.BrowserExit)
-	r.log.Warn().Int("pid", proc.Pid).Str("cause", cause).Msg("browser exited unexpectedly")
-	r.publish(Exited{Instance: r.a.spec.Instance, Generation: r.gen, Pid: proc.Pid, Err: proc.ExitErr()})
-	// Its leftovers (helpers, temporary profile) are cleaned up meanwhile: a
-	// relaunch needs none of that, and a waiting client should not either.
-	gen := r.gen
-	r.go_(func() any { return cleanupDone{gen: gen, err: proc.Stop()} })
-	r.proc = nil
-	_ = r.machine.Fire(fsm.BrowserSettle)
-	if r.relaunch || len(r.waiters) > 0 {
-		r.startLaunch()
-	}
-}
-
-// beginStop stops the running browser (SIGTERM, the wait, SIGKILL, its
-// temporary profile removed) and reports stopDone.
-func (r *browserRun) beginStop() {
-	_ = r.machine.Fire(fsm.BrowserStop)
-	proc, gen := r.proc, r.gen
-	r.go_(func() any { return stopDone{gen: gen, err: proc.Stop()} })
-}
-
-func (r *browserRun) stopped(m stopDone) {
-	proc := r.proc
-	r.proc = nil
-	if m.err != nil {
-		r.log.Error().Err(m.err).Msg("browser cleanup")
-	}
-	r.lastExit = &ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: "stopped"}
-	_ = r.machine.Fire(fsm.BrowserStopped)
-	r.publish(Exited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: proc.Pid, Planned: true})
-	r.answerStops(m.err)
-	if r.relaunch || len(r.waiters) > 0 {
-		r.startLaunch()
-	}
-}
-
-func (r *browserRun) answerStops(err error) {
-	for _, s := range r.stopWaiters {
-		s <- err
-	}
-	r.stopWaiters = nil
-}
-
-func (r *browserRun) failWaiters(err error) {
-	for _, w := range r.waiters {
-		w <- launchResult{err: err}
-	}
-	r.waiters = nil
-}
-
-func (r *browserRun) publish(ev any) {
-	if w := r.a.spec.Watchdog; w != nil {
-		// Not dropped, unlike a subscriber's copy: a missed Ready is a
-		// browser without a watchdog.
-		select {
-		case w <- ev:
-		case <-time.After(5 * time.Second):
-			r.log.Error().Msg("the watchdog actor does not listen; browser event lost")
-		}
-	}
-	for ch := range r.subscribers {
-		select {
-		case ch <- ev:
-		default:
-			r.log.Warn().Msg("a browser event subscriber is not reading; event dropped")
-		}
-	}
-}
+func (r *browserRun) publish(ev Event) { publish(r.subscribers, ev, r.log) }
 
 func (r *browserRun) endpoint() Endpoint {
-	p := r.proc
+	f := r.facts
 	return Endpoint{
-		Instance: r.a.spec.Instance, Generation: r.gen, Pid: p.Pid, WSURL: p.WSURL, HostPort: p.HostPort,
-		UserDataDir: p.UserDataDir, TempProfile: p.TempProfile, TempDir: p.TempDir(), Headless: r.opts.Headless,
-		Browser: p.Browser, Ownership: r.ownership(),
+		Instance: r.a.spec.Instance, Generation: r.gen, Pid: f.Pid, WSURL: f.WSURL, HostPort: f.HostPort,
+		UserDataDir: f.UserDataDir, TempProfile: f.TempProfile, TempDir: f.TempDir, Headless: r.opts.Headless,
+		Browser: f.Browser, Ownership: r.ownership(), Identity: r.identity,
 	}
 }
 
 func (r *browserRun) status() Status {
+	next := r.nextOptions()
 	s := Status{
-		State: r.machine.State(), Generation: r.gen, Browser: r.opts.Browser, Headless: r.opts.Headless,
-		UserDataDir: r.opts.UserDataDir, LastExit: r.lastExit, Options: r.opts,
+		State: r.machine.State(), Generation: r.gen, Browser: next.Browser, Headless: next.Headless,
+		UserDataDir: next.UserDataDir, LastExit: r.lastExit, LastLaunchError: r.launchErr,
 	}
 	if r.proc != nil {
 		started := r.startedAt
-		s.Pid, s.UserDataDir, s.TempProfile, s.DebugPort, s.StartedAt = r.proc.Pid, r.proc.UserDataDir, r.proc.TempProfile, r.proc.Port, &started
+		s.Browser, s.Headless = r.opts.Browser, r.opts.Headless
+		s.Pid, s.UserDataDir, s.TempProfile, s.DebugPort, s.StartedAt = r.facts.Pid, r.facts.UserDataDir, r.facts.TempProfile, r.facts.Port, &started
 	}
 	return s
 }
-
-// shutdown stops the browser and waits for every goroutine of the run.
-func (r *browserRun) shutdown() {
-	if r.cancelLaunch != nil {
-		r.cancelLaunch()
-	}
-	if r.machine.Is(fsm.BrowserRunning) {
-		r.relaunch = false
-		if r.a.spec.KeepOnShutdown || r.proc.Attached {
-			r.proc.Detach()
-			r.log.Info().Int("pid", r.proc.Pid).Str("ownership", r.ownership()).Msg("browser left running")
-		} else {
-			r.beginStop()
-		}
-	}
-	for r.workers > 0 {
-		m := <-r.reports
-		switch m := m.(type) {
-		case launchDone:
-			r.workers--
-			if m.proc != nil {
-				_ = m.proc.Stop()
-			}
-		case stopDone:
-			r.workers--
-			if m.err != nil {
-				r.log.Error().Err(m.err).Msg("browser cleanup")
-			}
-			r.publish(Exited{Instance: r.a.spec.Instance, Generation: m.gen, Planned: true})
-		case cleanupDone:
-			r.workers--
-		}
-	}
-	close(r.quit)
-	closed := fmt.Errorf("%w: instance %s was closed while the request was pending", ErrInstanceClosed, r.a.spec.Instance)
-	r.failWaiters(closed)
-	r.answerStops(closed)
-	r.log.Debug().Msg("browser actor stopped")
-}
-
-func errString(err error) string {
-	if err == nil {
-		return "unknown"
-	}
-	return err.Error()
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -31,8 +31,8 @@ func Attach(ctx context.Context, browser Browser, profile string) (*Process, err
 		return nil, fmt.Errorf("the browser on %s (port %d) does not answer: %w", profile, port, err)
 	}
 	p := &Process{
-		Browser: browser, WSURL: ws, HostPort: hostPort, Port: port, UserDataDir: profile,
-		Attached: true, exited: make(chan struct{}), stopPoll: make(chan struct{}),
+		Facts:  Facts{Browser: browser, WSURL: ws, HostPort: hostPort, Port: port, UserDataDir: profile, Attached: true},
+		exited: make(chan struct{}), stopPoll: make(chan struct{}),
 	}
 	if found, err := BrowsersUnder(profile); err == nil && len(found) == 1 {
 		p.Pid = found[0].Pid

@@ -32,15 +32,7 @@ const TempPrefix = "cdpv-"
 // owner (a BrowserActor) calls Stop exactly when it is done with it, after a
 // planned stop or an unplanned exit alike.
 type Process struct {
-	Browser     Browser
-	Args        []string
-	Pid         int
-	WSURL       string // the browser websocket URL it announced
-	HostPort    string // host:port of its debugging endpoint
-	Port        int
-	UserDataDir string
-	TempProfile bool // UserDataDir was created by cdpvisor and is removed by Stop
-	Attached    bool // cdpvisor found it running: it is never killed, its profile never removed
+	Facts
 
 	scratch string // the launch's own temporary directory
 	cmd     *exec.Cmd
@@ -53,6 +45,35 @@ type Process struct {
 	stopOnce sync.Once
 	stopErr  error
 	stopPoll chan struct{} // attached: ends the liveness poll
+}
+
+// Facts are what a launch found out about its browser.
+type Facts struct {
+	Browser     Browser
+	Args        []string
+	Pid         int
+	WSURL       string // the browser websocket URL it announced
+	HostPort    string // host:port of its debugging endpoint
+	Port        int
+	UserDataDir string
+	TempProfile bool   // UserDataDir was created by cdpvisor and is removed by Stop
+	TempDir     string // the launch's own temporary directory ("" when attached)
+	Attached    bool   // cdpvisor found it running: it is never killed, its profile never removed
+}
+
+// Describe returns the facts of the launch.
+func (p *Process) Describe() Facts { return p.Facts }
+
+// Identity is what tells this browser from a process that reuses its pid
+// later (for the watchdog and the reaper): its resolved executable, profile
+// and mode. Headless is taken from its command line.
+func (p *Process) Identity() BrowserIdentity {
+	exe := p.Browser.Path
+	if info, err := ProcessInfo(p.Pid); err == nil && info.Exe != "" {
+		exe = info.Exe // e.g. /usr/lib/chromium/chromium behind Debian's wrapper script
+	}
+	_, headless := FlagValue(p.Args, "headless")
+	return BrowserIdentity{Pid: p.Pid, Exe: exe, UserDataDir: p.UserDataDir, Headless: headless}
 }
 
 // Exited is closed when the browser process has exited.
@@ -74,10 +95,6 @@ func (p *Process) ExitCode() int {
 	}
 }
 
-// TempDir is the launch's own temporary directory (profile, $TMPDIR), ""
-// for an attached browser.
-func (p *Process) TempDir() string { return p.scratch }
-
 // StderrTail returns the last lines the browser wrote to stderr.
 func (p *Process) StderrTail() []string {
 	if p.stderr == nil {
@@ -95,7 +112,7 @@ func Start(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Pro
 	if err != nil {
 		return nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
 	}
-	p := &Process{Browser: opts.Browser, scratch: scratch, UserDataDir: opts.UserDataDir, exited: make(chan struct{}), grace: orDefault(opts.StopGrace, StopGrace)}
+	p := &Process{Facts: Facts{Browser: opts.Browser, UserDataDir: opts.UserDataDir, TempDir: scratch}, scratch: scratch, exited: make(chan struct{}), grace: orDefault(opts.StopGrace, StopGrace)}
 	if p.UserDataDir == "" {
 		p.UserDataDir = filepath.Join(scratch, "profile")
 		p.TempProfile = true

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/rs/zerolog"
 )
@@ -21,14 +22,20 @@ import (
 type Spec struct {
 	Instance     string
 	Browser      relay.BrowserSource
-	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
-	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
+	Status       StatusSource // how the browser is, for the health answer; nil: not said
+	AllowOrigins []string     // websocket Origins allowed besides the endpoint's own
+	MaxMessage   int64        // largest CDP message either way; 0 = transport.MaxMessageSize
 	// OnBrowserClose, when set, is given to every relay (see relay.Spec).
 	OnBrowserClose func()
 	Log            zerolog.Logger
 }
 
-// Actor owns an instance's stable loopback listener and its HTTP
+// StatusSource says how a browser is (a BrowserActor).
+type StatusSource interface {
+	Status(ctx context.Context) (browser.Status, error)
+}
+
+// Actor is the ProxyActor: it owns an instance's stable loopback listener and its HTTP
 // surface. The listener is bound once, when the actor is made, and stays the
 // same for the life of the process; browsers come and go behind it.
 type Actor struct {

@@ -99,15 +99,10 @@ func (p *Actor) browserUnavailable(w http.ResponseWriter, r *http.Request, err e
 	http.Error(w, "cdpvisor: the browser is not available: "+err.Error(), http.StatusServiceUnavailable)
 }
 
-// statusSource is a browser source that can say how it is (a BrowserActor).
-type statusSource interface {
-	Status(ctx context.Context) (browser.Status, error)
-}
-
 func (p *Actor) serveHealth(w http.ResponseWriter, r *http.Request) {
 	h := state.Health{PID: os.Getpid(), Instance: p.spec.Instance, Port: p.port}
 	h.Clients, _ = p.Clients(r.Context())
-	if s, ok := p.spec.Browser.(statusSource); ok {
+	if s := p.spec.Status; s != nil {
 		if st, err := s.Status(r.Context()); err == nil {
 			h.Browser = &st
 		}

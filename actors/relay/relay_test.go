@@ -111,7 +111,7 @@ func TestWeakSignalsAloneChangeNothing(t *testing.T) {
 
 func TestBrowserCloseWhileConnectedReachesTheBrowser(t *testing.T) {
 	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	events, unsubscribe, _ := inst.Browser.Subscribe(actortest.Context(t))
+	events, unsubscribe := actortest.Subscribe(t, inst.Browser)
 	defer unsubscribe()
 	cl := inst.DialCDP(t)
 	actortest.Expect[browser.Ready](t, events)

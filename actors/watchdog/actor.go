@@ -5,6 +5,7 @@ package watchdog
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // Spec configures the Actor.
@@ -30,18 +30,24 @@ type Spec struct {
 // handled itself releases the watchdog.
 type Actor struct {
 	spec   Spec
-	events chan any
+	events chan browser.Event
 }
 
-// New makes the actor; BrowserActors send it their events.
+// New makes the actor; Watch has it guard a BrowserActor's browsers.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, events: make(chan any, 64)}
+	return &Actor{spec: spec, events: make(chan browser.Event, 64)}
 }
 
 func (w *Actor) String() string { return "watchdog" }
 
-// Events is where BrowserActors tell it browser.Ready and browser.Exited.
-func (w *Actor) Events() chan<- any { return w.events }
+// Watch has the watchdog guard every browser b launches from now on, and
+// one already running: it subscribes to b's events without loss.
+func (w *Actor) Watch(ctx context.Context, b *browser.Actor) error {
+	if _, err := b.Subscribe(ctx, w.events, browser.Lossless); err != nil {
+		return fmt.Errorf("the watchdog could not watch %s: %w", b, err)
+	}
+	return nil
+}
 
 type guardKey struct {
 	instance string
@@ -84,7 +90,7 @@ func (w *Actor) Serve(ctx context.Context) error {
 	}
 }
 
-func (w *Actor) handle(ev any, guards map[guardKey]*guard) {
+func (w *Actor) handle(ev browser.Event, guards map[guardKey]*guard) {
 	switch ev := ev.(type) {
 	case browser.Ready:
 		ep := ev.Endpoint
@@ -107,14 +113,7 @@ func (w *Actor) handle(ev any, guards map[guardKey]*guard) {
 }
 
 func (w *Actor) start(ep browser.Endpoint) (*guard, error) {
-	exe := ep.Browser.Path
-	if info, err := chrome.ProcessInfo(ep.Pid); err == nil && info.Exe != "" {
-		exe = info.Exe // e.g. /usr/lib/chromium/chromium behind Debian's wrapper script
-	}
-	spec := ProcessSpec{
-		Browser:   chrome.BrowserIdentity{Pid: ep.Pid, Exe: exe, UserDataDir: ep.UserDataDir, Headless: ep.Headless},
-		RemoveDir: ep.TempDir, StateFile: w.spec.StateFile, CoordinatorPID: os.Getpid(),
-	}
+	spec := ProcessSpec{Browser: ep.Identity, RemoveDir: ep.TempDir, StateFile: w.spec.StateFile, CoordinatorPID: os.Getpid()}
 	r, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err

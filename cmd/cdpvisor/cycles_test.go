@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 )
@@ -43,7 +44,7 @@ func TestFiftyLaunchStopCyclesLeaveNothing(t *testing.T) {
 		}
 	})
 	for i := 0; i < 50; i++ {
-		ep, err := c.LaunchBrowser(ctx, "", actors.LaunchChange{}, nil)
+		ep, err := c.LaunchBrowser(ctx, "", browser.Change{}, nil)
 		if err != nil {
 			t.Fatalf("cycle %d: %v", i, err)
 		}

@@ -117,7 +117,7 @@ func (t tools) launch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	if err := bind(req, &args); err != nil {
 		return failure(err)
 	}
-	ep, err := t.c.LaunchBrowser(ctx, args.Instance, actors.LaunchChange{
+	ep, err := t.c.LaunchBrowser(ctx, args.Instance, browser.Change{
 		Browser: args.Browser, Headless: args.Headless, UserDataDir: args.UserDataDir, Args: args.Args,
 	}, progressOf(ctx, req))
 	if err != nil {
@@ -201,17 +201,8 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	return failure(fmt.Errorf("unknown action %q: want new, list, get or close", args.Action))
 }
 
-func (t tools) newInstance(ctx context.Context, browser *string, headless *bool, port *float64) (*mcp.CallToolResult, error) {
-	st, err := t.c.Status(ctx)
-	if err != nil || len(st) == 0 {
-		return failure(fmt.Errorf("no instance to take defaults from: %v", err))
-	}
-	opts, err := actors.LaunchChange{Browser: browser, Headless: headless}.Apply(st[0].Browser.Options)
-	if err != nil {
-		return failure(err)
-	}
-	opts.UserDataDir = "" // instances never share a profile: "profile in use"
-	req := actors.InstanceRequest{Launch: opts}
+func (t tools) newInstance(ctx context.Context, b *string, headless *bool, port *float64) (*mcp.CallToolResult, error) {
+	req := actors.InstanceRequest{Change: browser.Change{Browser: b, Headless: headless}}
 	if port != nil {
 		if *port < 1 || *port > 65535 || *port != float64(int(*port)) {
 			return failure(fmt.Errorf("port %v: want an integer from 1 to 65535", *port))

@@ -3,7 +3,6 @@ package chrometest
 import (
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 )
 
@@ -30,15 +29,4 @@ func Missing(t testing.TB, what string) {
 		t.Fatalf("%s is missing, and CI is set: the test must run", what)
 	}
 	t.Skipf("%s is missing; skipping (it is required when CI is set)", what)
-}
-
-// FlagValueOf returns the value of --name=value in args ("" if absent).
-func FlagValueOf(args []string, name string) string {
-	v := ""
-	for _, a := range args {
-		if n, val, ok := strings.Cut(a, "="); ok && n == "--"+name {
-			v = val
-		}
-	}
-	return v
 }

@@ -1,0 +1,50 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+)
+
+// Launcher is what a BrowserActor needs from a browser family: find an
+// executable, and start one until it is ready (or attach to one already
+// running on the profile). actors/chrome is Chromium's; Firefox and the
+// Windows side will shape it further.
+type Launcher interface {
+	// Resolve finds a browser by type (chrome, edge, …) or path; "" is the
+	// first one detected.
+	Resolve(want string) (chrome.Browser, error)
+	// Start returns once the browser is ready; on failure nothing is left.
+	// onStderr sees each stderr line.
+	Start(ctx context.Context, opts chrome.LaunchOptions, onStderr func(string)) (Process, error)
+}
+
+// Process is one running browser, owned by the actor that started it,
+// which calls Stop (or Detach) exactly once when it is done with it.
+type Process interface {
+	Describe() chrome.Facts
+	// Identity tells this browser from a process that reuses its pid later.
+	Identity() chrome.BrowserIdentity
+	// Exited is closed when the process has exited (or, attached, stopped answering).
+	Exited() <-chan struct{}
+	ExitStatus() chrome.ExitStatus
+	// Stop ends it (an attached one is only let go) and removes what its
+	// launch created; Detach lets it outlive cdpvisor.
+	Stop() error
+	Detach()
+}
+
+// Chromium launches Chromium-family browsers of this machine.
+func Chromium() Launcher { return chromium{sys: chrome.HostSystem()} }
+
+type chromium struct{ sys chrome.System }
+
+func (c chromium) Resolve(want string) (chrome.Browser, error) { return chrome.Resolve(c.sys, want) }
+
+func (chromium) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr func(string)) (Process, error) {
+	p, err := chrome.StartOrAttach(ctx, opts, onStderr)
+	if err != nil {
+		return nil, err // not a nil *chrome.Process in a non-nil Process
+	}
+	return p, nil
+}
