@@ -1,7 +1,10 @@
 // Package fsm declares cdpvisor's explicit state machines: the browser machine
-// (one per BrowserActor) and, later, the connection machine (one per relay).
-// Each machine lists its states and events together in one place; the actor
-// that owns a machine is the only one that fires its events.
+// (one per BrowserActor, browser.go), the connection machine (one per
+// RelayActor, connection.go), and the correlator of disconnect signals that
+// the relay consults. Each machine lists its states and events together in
+// one place; the actor that owns a machine is the only one that fires its
+// events, and it logs every error Fire returns. Machines know no actors and
+// no transport: they are driven.
 package fsm
 
 import (

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // Args is a Chrome command line as the bridge reads it: the flags it
@@ -31,8 +33,8 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 	a.Coordinator = strings.EqualFold(getenv("CDPVISOR_COORDINATOR"), "auto")
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(arg, "--"), "=")
-		if !strings.HasPrefix(arg, "--") {
+		name, value, hasValue, isFlag := chrome.SplitFlag(arg)
+		if !isFlag {
 			a.BrowserArgs = append(a.BrowserArgs, arg) // a URL to open, or a switch Chrome reads itself
 			continue
 		}

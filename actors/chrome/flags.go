@@ -107,13 +107,22 @@ var ownedFlags = map[string]bool{
 	"remote-debugging-address": true,
 }
 
+// SplitFlag reads one "--name[=value]" switch as Chromium does. ok is
+// false for anything else: a URL or other positional argument, or "--".
+// This is the one Chrome command-line reader of the project: the launch
+// flags, the bridge and the fake browser all use it.
+func SplitFlag(arg string) (name, value string, hasValue, ok bool) {
+	if !strings.HasPrefix(arg, "--") || len(arg) == 2 {
+		return "", "", false, false
+	}
+	name, value, hasValue = strings.Cut(arg[2:], "=")
+	return name, value, hasValue, true
+}
+
 // flagName returns the name of a "--name[=value]" argument.
 func flagName(arg string) (string, bool) {
-	if !strings.HasPrefix(arg, "--") || len(arg) == 2 {
-		return "", false
-	}
-	name, _, _ := strings.Cut(arg[2:], "=")
-	return name, true
+	name, _, _, ok := SplitFlag(arg)
+	return name, ok
 }
 
 // FlagValue returns the value of --name=value in args, as Chromium reads it
@@ -122,12 +131,9 @@ func FlagValue(args []string, name string) (string, bool) {
 	var value string
 	found := false
 	for _, a := range args {
-		n, ok := flagName(a)
-		if !ok || n != name {
-			continue
+		if n, v, _, ok := SplitFlag(a); ok && n == name {
+			value, found = v, true
 		}
-		_, value, _ = strings.Cut(a, "=")
-		found = true
 	}
 	return value, found
 }

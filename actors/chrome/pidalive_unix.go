@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-// PidAlive reports whether a process with this pid exists.
+// PidAlive reports whether a process with this pid exists (possibly another
+// user's).
 func PidAlive(pid int) bool {
 	if pid <= 0 {
 		return false

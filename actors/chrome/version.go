@@ -49,6 +49,10 @@ func runVersion(ctx context.Context, path string) (string, error) {
 	var out cappedBuffer
 	cmd := exec.CommandContext(ctx, path, "--version")
 	cmd.Stdout = &out
+	// In its own process group, so a deadline ends a wrapper script's
+	// children too (a hanging `sleep` would otherwise outlive the probe).
+	cmd.SysProcAttr = groupProcAttr()
+	cmd.Cancel = func() error { return endGroup(cmd.Process.Pid, true) }
 	// A wrapper script's children can keep stdout open after the kill;
 	// stop waiting for them shortly after.
 	cmd.WaitDelay = 500 * time.Millisecond

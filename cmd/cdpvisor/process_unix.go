@@ -3,22 +3,12 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
 
 // wrapSignals are the signals wrap passes on to its child.
 var wrapSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
-
-// processAlive reports whether pid exists (possibly owned by someone else).
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
 
 // forwardSignal passes sig on to the child.
 func forwardSignal(p *os.Process, sig os.Signal) error { return p.Signal(sig) }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // options is what the fake takes from its chrome-style command line. Every
@@ -40,10 +42,10 @@ type options struct {
 func parseArgs(args []string) (options, error) {
 	o := options{port: -1, exitCode: -1}
 	for _, arg := range args {
-		if !strings.HasPrefix(arg, "--") {
+		name, value, _, ok := chrome.SplitFlag(arg)
+		if !ok {
 			continue // positional arguments such as about:blank
 		}
-		name, value, _ := strings.Cut(arg[2:], "=")
 		var err error
 		switch name {
 		case "remote-debugging-port":
