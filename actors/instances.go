@@ -24,6 +24,9 @@ type InstanceRequest struct {
 	Port   int // 0: from --instance-ports, else any free port
 }
 
+// ErrDefaultInstance refuses to close the default instance.
+var ErrDefaultInstance = errors.New("the default instance cannot be closed")
+
 // ErrUnknownInstance is a lookup that found nothing.
 var ErrUnknownInstance = errors.New("unknown instance")
 
@@ -88,6 +91,14 @@ func (c *Coordinator) CloseInstance(ctx context.Context, ref string) (*Instance,
 	inst, err := c.Instance(ctx, ref)
 	if err != nil {
 		return nil, err
+	}
+	if inst == c.def {
+		// Its endpoint is the coordinator's, in the state files and in every
+		// wrapped child's arguments: it stays for the coordinator's life.
+		return nil, fmt.Errorf("%w: %s is the default instance; its endpoint %s is the coordinator's stable endpoint and stays "+
+			"open while the coordinator runs. To end its browser, call coordinator_stop_browser (the next request launches "+
+			"a new one); browser_instance close is for instances made with browser_instance new",
+			ErrDefaultInstance, inst.ID, inst.Proxy.Endpoint())
 	}
 	if _, err := c.registry.Remove(ctx, inst.ID); err != nil {
 		return nil, err

@@ -54,19 +54,26 @@ const (
 // LaunchBrowser launches an instance's browser, or switches it to other
 // options: the old one stops, the new one starts behind the same endpoint,
 // and client websockets are closed with 1012 so they reconnect to it.
-func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change browser.Change, progress Progress) (browser.Endpoint, error) {
+func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change browser.Change, progress Progress) (Relaunched, error) {
 	inst, err := c.Instance(ctx, ref)
 	if err != nil {
-		return browser.Endpoint{}, err
+		return Relaunched{}, err
 	}
 	progress.say("launching the browser of " + inst.ID)
 	ep, err := inst.Browser.Launch(ctx, change)
 	if err != nil {
-		return browser.Endpoint{}, err
+		return Relaunched{}, err
 	}
-	c.reconnectClients(ctx, inst, "the browser was switched")
+	n := c.reconnectClients(ctx, inst, "the browser was switched")
 	progress.say(fmt.Sprintf("ready: %s, generation %d, pid %d", ep.Browser.Path, ep.Generation, ep.Pid))
-	return ep, nil
+	return Relaunched{Endpoint: ep, Reconnected: n}, nil
+}
+
+// Relaunched is a browser launched anew for a tool, and how many client
+// connections were closed with 1012 so they reconnect to it.
+type Relaunched struct {
+	browser.Endpoint
+	Reconnected int
 }
 
 // StopBrowser stops an instance's browser; its clients are closed, and the
@@ -86,26 +93,27 @@ func (c *Coordinator) StopBrowser(ctx context.Context, ref string) (*Instance, e
 // RestartBrowser stops and relaunches an instance's browser with the
 // options of its last launch (refused for a young healthy browser unless
 // force); clients are closed with 1012.
-func (c *Coordinator) RestartBrowser(ctx context.Context, ref string, force bool, progress Progress) (browser.Endpoint, error) {
+func (c *Coordinator) RestartBrowser(ctx context.Context, ref string, force bool, progress Progress) (Relaunched, error) {
 	inst, err := c.Instance(ctx, ref)
 	if err != nil {
-		return browser.Endpoint{}, err
+		return Relaunched{}, err
 	}
 	progress.say("restarting the browser of " + inst.ID)
 	ep, err := inst.Browser.Restart(ctx, force)
 	if err != nil {
-		return browser.Endpoint{}, err
+		return Relaunched{}, err
 	}
-	c.reconnectClients(ctx, inst, "the browser was restarted")
+	n := c.reconnectClients(ctx, inst, "the browser was restarted")
 	progress.say(fmt.Sprintf("ready: generation %d, pid %d", ep.Generation, ep.Pid))
-	return ep, nil
+	return Relaunched{Endpoint: ep, Reconnected: n}, nil
 }
 
-func (c *Coordinator) reconnectClients(ctx context.Context, inst *Instance, why string) {
+func (c *Coordinator) reconnectClients(ctx context.Context, inst *Instance, why string) int {
 	n, _ := inst.Proxy.CloseClients(ctx, CloseServiceRestart, why+"; reconnect")
 	if n > 0 {
 		c.cfg.Log.Info().Str("instance", inst.ID).Int("clients", n).Msg("clients closed with 1012 so they reconnect")
 	}
+	return n
 }
 
 func (p Progress) say(step string) {

@@ -54,6 +54,13 @@ func Run(ctx context.Context, cfg Config) error {
 	var guard func() error        // has the watchdog guard the bridge's own browser
 	var status proxy.StatusSource // the bridge's own browser says how it is
 	if source == nil {
+		if a.UserDataDir != "" {
+			dir, err := chrome.ProfileDir(a.UserDataDir)
+			if err != nil {
+				return err
+			}
+			a.UserDataDir = dir
+		}
 		if err := checkProfileMode(a); err != nil {
 			return err
 		}

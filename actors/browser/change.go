@@ -32,6 +32,13 @@ func (ch Change) Apply(opts chrome.LaunchOptions, l Launcher) (chrome.LaunchOpti
 	}
 	if ch.UserDataDir != nil {
 		opts.UserDataDir = *ch.UserDataDir
+		if opts.UserDataDir != "" {
+			dir, err := chrome.ProfileDir(opts.UserDataDir)
+			if err != nil {
+				return opts, err
+			}
+			opts.UserDataDir = dir
+		}
 	}
 	if ch.Args != nil {
 		opts.ExtraArgs = ch.Args

@@ -110,15 +110,7 @@ func (r *browserRun) watchExit() {
 // exited handles an unplanned exit: record it, tell subscribers, clean up.
 func (r *browserRun) exited() {
 	proc, pid := r.proc, r.facts.Pid
-	rec := ExitRecord{At: time.Now(), Generation: r.gen, Cause: CauseCrash}
-	if r.facts.Attached {
-		rec.Cause = CauseGone
-	} else if st := proc.ExitStatus(); st.Signal != "" {
-		rec.Signal = st.Signal
-	} else if st.Code >= 0 {
-		code := st.Code
-		rec.Code = &code
-	}
+	rec := r.crashRecord(proc, r.gen)
 	r.lastExit = &rec
 	r.fire(fsm.BrowserExit)
 	r.log.Warn().Int("pid", pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).Msg("browser exited unexpectedly")
@@ -134,24 +126,77 @@ func (r *browserRun) exited() {
 	}
 }
 
+// crashRecord is the record of an exit nobody asked for.
+func (r *browserRun) crashRecord(proc Process, gen int) ExitRecord {
+	rec := ExitRecord{At: time.Now(), Generation: gen, Cause: CauseCrash}
+	if r.facts.Attached {
+		rec.Cause = CauseGone
+	} else if st := proc.ExitStatus(); st.Signal != "" {
+		rec.Signal = st.Signal
+	} else if st.Code >= 0 {
+		code := st.Code
+		rec.Code = &code
+	}
+	return rec
+}
+
 // beginStop stops the running browser (SIGTERM, the wait, SIGKILL, its
-// temporary profile removed) and reports stopDone.
+// temporary profile removed) and reports stopDone. A browser that had
+// already exited by itself is reported as such: its end was not asked
+// for, so it is a crash, whatever asked for the stop meanwhile.
 func (r *browserRun) beginStop() {
 	r.fire(fsm.BrowserStop)
-	proc, gen := r.proc, r.gen
-	r.go_(func() any { return stopDone{gen: gen, err: proc.Stop()} })
+	proc, gen, suspect := r.proc, r.gen, r.suspect
+	r.suspect = false
+	r.go_(func() any {
+		wait := time.Duration(0)
+		if suspect {
+			wait = dyingGrace
+		}
+		died := exitedWithin(proc, wait)
+		return stopDone{gen: gen, err: proc.Stop(), died: died}
+	})
+}
+
+// dyingGrace is how long a stop asked for because the browser stopped
+// answering (Replace) waits for the process to be reaped first: a browser
+// killed from outside closes its sockets a moment before its exit is seen.
+const dyingGrace = 500 * time.Millisecond
+
+func exitedWithin(proc Process, d time.Duration) bool {
+	if d <= 0 {
+		select {
+		case <-proc.Exited():
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-proc.Exited():
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 func (r *browserRun) stopped(m stopDone) {
-	pid := r.facts.Pid
+	pid, proc := r.facts.Pid, r.proc
 	r.proc = nil
 	if m.err != nil {
 		r.log.Error().Err(m.err).Msg("browser cleanup")
 	}
 	rec := ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: CauseStopped}
+	if m.died {
+		rec = r.crashRecord(proc, m.gen)
+		r.log.Warn().Int("pid", pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
+			Msg("browser exited unexpectedly before it was stopped")
+	}
 	r.lastExit = &rec
 	r.fire(fsm.BrowserStopped)
-	r.publish(Exited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: pid, Planned: true, Record: rec})
+	r.publish(Exited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: pid, Planned: rec.Planned, Record: rec})
 	r.answerStops(m.err)
 	if r.relaunch || len(r.waiters) > 0 {
 		r.startLaunch()

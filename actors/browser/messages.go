@@ -106,8 +106,9 @@ type (
 	}
 	processExited struct{ gen int }
 	stopDone      struct {
-		gen int
-		err error
+		gen  int
+		err  error
+		died bool // it had exited by itself before it was stopped
 	}
 	cleanupDone struct { // the leftovers of an unplanned exit are gone
 		gen int

@@ -37,6 +37,7 @@ type browserRun struct {
 	startedAt    time.Time
 	cancelLaunch context.CancelFunc
 	relaunch     bool // launch again once the current launch or stop is over
+	suspect      bool // the next stop is for a browser that stopped answering
 	waiters      []chan launchResult
 	stopWaiters  []chan error
 	lastExit     *ExitRecord
@@ -98,6 +99,7 @@ func (r *browserRun) handle(m any) {
 		r.ensure(m.reply)
 	case replaceBrowser:
 		if r.machine.Is(fsm.BrowserRunning) && r.gen == m.gen {
+			r.suspect = true // its connections failed: it may be dying
 			r.relaunchWith(nil, m.reply)
 		} else {
 			r.ensure(m.reply)

@@ -46,6 +46,11 @@ func Attach(ctx context.Context, browser Browser, profile string) (*Process, err
 // profile, and launches one otherwise (always for a temporary profile).
 func StartOrAttach(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Process, error) {
 	if opts.UserDataDir != "" {
+		dir, err := ProfileDir(opts.UserDataDir)
+		if err != nil {
+			return nil, err
+		}
+		opts.UserDataDir = dir
 		if p, err := Attach(ctx, opts.Browser, opts.UserDataDir); err == nil {
 			return p, nil
 		}

@@ -95,7 +95,8 @@ func (p *Actor) browserUnavailable(w http.ResponseWriter, r *http.Request, err e
 		// closed, or cdpvisor is stopping).
 		err = fmt.Errorf("%w: instance %s was closed while the request was pending", browser.ErrInstanceClosed, p.spec.Instance)
 	}
-	p.spec.Log.Error().Err(err).Msg("no browser for a request")
+	// The BrowserActor has logged why its launch failed: one fact, one line.
+	p.spec.Log.Debug().Err(err).Str("path", r.URL.Path).Msg("no browser for a request")
 	http.Error(w, "cdpvisor: the browser is not available: "+err.Error(), http.StatusServiceUnavailable)
 }
 

@@ -82,11 +82,41 @@ func (run *relayRun) onDialed(d dialResult) {
 		}
 	}
 	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
+	if _, own := run.subscribed["Target.setAutoAttach"]; own {
+		// The client's own auto-attach, with its filter, is the bootstrap: the
+		// relay's (no filter: Chromium then attaches pages directly, not
+		// through their tab) would attach the new browser's pages as the
+		// client never asked, and Puppeteer, which attaches pages through tab
+		// targets, would keep page targets with no tab. The subscriptions go
+		// in the order the client made them, as on a fresh connection
+		// (discovery, then auto-attach).
+		run.autoAttachID = 0
+		run.sendReplay()
+		return
+	}
 	id := run.internalID()
 	run.autoAttachID = id
 	msg := fmt.Appendf(run.scratch[:0], `{"id":%d,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":true}}`, id)
 	run.scratch = msg
 	run.sendInternal(id, msg)
+}
+
+// sendReplay sends the client's subscriptions again, with internal ids; the
+// client's own Target.setAutoAttach among them stands for the bootstrap (its
+// refusal fails the recovery).
+func (run *relayRun) sendReplay() {
+	for _, sub := range run.replay {
+		sh, err := transport.ScanHead(sub)
+		if err != nil || !sh.HasID {
+			continue
+		}
+		id := run.internalID()
+		if sh.Is("Target.setAutoAttach") && run.autoAttachID == 0 {
+			run.autoAttachID = id
+		}
+		run.sendInternal(id, sh.WithID(nil, sub, id))
+	}
+	run.replay = run.replay[:0]
 }
 
 func (run *relayRun) internalID() int64 {
@@ -116,15 +146,7 @@ func (run *relayRun) bootstrapAnswer(h *transport.Head, msg *transport.Message) 
 		run.log.Warn().Str("answer", string(truncate(msg.B, 200))).Msg("a replayed subscription failed")
 	}
 	if autoAttach {
-		for _, sub := range run.replay {
-			sh, err := transport.ScanHead(sub)
-			if err != nil || !sh.HasID {
-				continue
-			}
-			id := run.internalID()
-			run.sendInternal(id, sh.WithID(nil, sub, id))
-		}
-		run.replay = run.replay[:0]
+		run.sendReplay() // nothing left when the client's auto-attach was the bootstrap
 	}
 	if len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
 		run.flush()

@@ -343,7 +343,8 @@ func TestHugeAnswersAreStreamedIntact(t *testing.T) {
 // When the browser goes, the client is told its sessions and targets are
 // gone, as a browser closing them would have: no stale page lingers.
 func TestLostBrowserDetachesTheClientsSessions(t *testing.T) {
-	// The next browser takes the bootstrap, two replays and a request: 4.
+	// The next browser takes the two replays (the client's auto-attach is the
+	// bootstrap) and a request: 3.
 	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=5"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	_, discovered := cl.AnswerOf(1, "Target.setDiscoverTargets", `{"discover":true}`)
@@ -383,4 +384,42 @@ func TestLostBrowserDetachesTheClientsSessions(t *testing.T) {
 	}
 	// And the next request recovers as ever.
 	cl.Call(3, "Browser.getVersion", "", "")
+}
+
+// A client with its own auto-attach gets, after a recovery, what a fresh
+// connection gets: its subscriptions in its order, with its own parameters
+// (a filter, for Puppeteer's tab targets), and not the relay's filterless
+// auto-attach first. So each target is discovered before it is attached.
+func TestRecoveryBootstrapsWithTheClientsOwnAutoAttach(t *testing.T) {
+	// Crash on the 5th message; the next browser takes at most 4 (the
+	// bootstrap, two replays and a request), whichever bootstrap it gets.
+	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=5"), proxy.Spec{})
+	cl := inst.DialCDP(t)
+	cl.Call(1, "Target.setDiscoverTargets", `{"discover":true}`, "")
+	cl.Call(2, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
+	cl.Call(3, "Browser.getVersion", "", "")
+	cl.Call(4, "Browser.getVersion", "", "")
+	crashNow(t, cl)
+	m, events := cl.AnswerOf(5, "Browser.getVersion", "")
+	if m.Error != nil {
+		t.Fatalf("first request after the crash: %s", m.Error)
+	}
+	discovered := map[string]bool{}
+	attached := 0
+	for _, ev := range events {
+		var p struct{ TargetInfo struct{ TargetID string } }
+		_ = json.Unmarshal(ev.Params, &p)
+		switch ev.Method {
+		case "Target.targetCreated":
+			discovered[p.TargetInfo.TargetID] = true
+		case "Target.attachedToTarget":
+			attached++
+			if !discovered[p.TargetInfo.TargetID] {
+				t.Fatalf("attachedToTarget for %s before its targetCreated: %+v", p.TargetInfo.TargetID, events)
+			}
+		}
+	}
+	if attached == 0 {
+		t.Fatalf("no attachedToTarget from the new browser: %+v", events)
+	}
 }

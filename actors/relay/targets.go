@@ -1,8 +1,10 @@
 package relay
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -59,11 +61,27 @@ func (b *targetBook) note(h *transport.Head, msg []byte) {
 }
 
 // goneEvents are the events a real browser would have sent had it closed
-// its targets one by one: each session detached, each discovered target
-// destroyed. The book is empty after.
+// its targets one by one: each session detached, children before the
+// session they were attached through, each discovered target destroyed.
+// The order matters: a client drops a session on its detach, and then
+// ignores events that come through it, so a page's detach sent after its
+// tab's would be lost (Puppeteer keeps such a page, and fails on it with
+// "Tab target session is not defined"). The book is empty after.
 func (b *targetBook) goneEvents() [][]byte {
 	var out [][]byte
-	for id, s := range b.sessions {
+	ids := make([]string, 0, len(b.sessions))
+	depth := make(map[string]int, len(b.sessions))
+	for id := range b.sessions {
+		ids = append(ids, id)
+		d := 0
+		for p := b.sessions[id].parent; p != "" && d <= len(b.sessions); d++ {
+			p = b.sessions[p].parent // a parent not in the book ends the chain
+		}
+		depth[id] = d
+	}
+	slices.SortFunc(ids, func(x, y string) int { return cmp.Or(cmp.Compare(depth[y], depth[x]), cmp.Compare(x, y)) })
+	for _, id := range ids {
+		s := b.sessions[id]
 		ev := fmt.Appendf(nil, `{"method":"Target.detachedFromTarget","params":{"sessionId":%q,"targetId":%q}`, id, s.targetID)
 		out = append(out, appendSession(ev, []byte(s.parent)))
 	}

@@ -34,13 +34,18 @@ type mcpHarness struct {
 
 func newMCPHarness(t *testing.T, fakeArgs ...string) *mcpHarness {
 	t.Helper()
+	return newMCPHarnessOn(t, chrome.LaunchOptions{
+		Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+		Headless: true, ExtraArgs: fakeArgs, StopGrace: time.Second,
+	})
+}
+
+// newMCPHarnessOn is the harness with a coordinator launching as launch says.
+func newMCPHarnessOn(t *testing.T, launch chrome.LaunchOptions) *mcpHarness {
+	t.Helper()
 	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.InfoLevel)
 	c, err := actors.NewCoordinator(actors.CoordinatorConfig{
-		Launch: chrome.LaunchOptions{
-			Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
-			Headless: true, ExtraArgs: fakeArgs, StopGrace: time.Second,
-		},
-		StateDir: t.TempDir(), MaxInstances: 3, Version: version, Log: log,
+		Launch: launch, StateDir: t.TempDir(), MaxInstances: 3, Version: version, Log: log,
 	})
 	if err != nil {
 		t.Fatal(err)

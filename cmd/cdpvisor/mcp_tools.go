@@ -143,13 +143,22 @@ func (t tools) restart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallT
 	return endpointResult(ep, "restarted")
 }
 
-func endpointResult(ep browser.Endpoint, did string) (*mcp.CallToolResult, error) {
+func endpointResult(r actors.Relaunched, did string) (*mcp.CallToolResult, error) {
+	ep := r.Endpoint
 	data := map[string]any{
 		"instance": ep.Instance, "generation": ep.Generation, "pid": ep.Pid, "browser": ep.Browser,
-		"user_data_dir": ep.UserDataDir, "temporary_profile": ep.TempProfile,
+		"user_data_dir": ep.UserDataDir, "temporary_profile": ep.TempProfile, "headless": ep.Headless,
+		"reconnected_clients": r.Reconnected,
 	}
-	return result(data, fmt.Sprintf("%s %s %s (pid %d, generation %d) for %s; clients were asked to reconnect",
-		did, ep.Browser.Name, ep.Browser.Version, ep.Pid, ep.Generation, ep.Instance))
+	text := fmt.Sprintf("%s %s %s (pid %d, generation %d) for %s", did, ep.Browser.Name, ep.Browser.Version, ep.Pid, ep.Generation, ep.Instance)
+	switch r.Reconnected {
+	case 0:
+	case 1:
+		text += "; 1 connected client was asked to reconnect"
+	default:
+		text += fmt.Sprintf("; %d connected clients were asked to reconnect", r.Reconnected)
+	}
+	return result(data, text)
 }
 
 func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -57,10 +57,16 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
+	profile := f.userDataDir
+	if profile != "" {
+		if profile, err = chrome.ProfileDir(profile); err != nil {
+			return actors.CoordinatorConfig{}, usageErr("--user-data-dir: %w", err)
+		}
+	}
 	return actors.CoordinatorConfig{
 		Port: f.port,
 		Launch: chrome.LaunchOptions{
-			Browser: browser, Headless: !f.headed, UserDataDir: f.userDataDir, ExtraArgs: f.browserArgs,
+			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs,
 		},
 		StateDir:     f.stateDir,
 		AllowOrigins: f.allowOrigins,

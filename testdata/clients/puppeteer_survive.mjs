@@ -9,9 +9,14 @@
 //   2. For N = 1..cycles:
 //        stdout: {"ready":N}
 //        stdin:  one line (the test kills the browser, then writes "go\n")
-//        then, on the SAME Browser object: newPage ->
-//        goto('data:text/html,<p>cycle N</p>') -> evaluate textContent of <p>
-//        (must be "cycle N") -> close that page.
+//        then, on the SAME Browser object:
+//          a. pages() resolves, and within 2 s (the relay's news of the
+//             lost targets reaching the client) lists none of the pages from
+//             before the kill; every page it lists evaluates;
+//          b. newPage -> goto('data:text/html,<p>cycle N</p>') -> evaluate
+//             textContent of <p> (must be "cycle N");
+//          c. pages() lists exactly the live browser's pages (/json/list,
+//             type page), and every one of them evaluates.
 //   3. stdout: {"ok":true,"cycles":N,"disconnected":false}
 // So stdout carries `cycles` {"ready":N} lines followed by the final line.
 // A 'disconnected' event (or stdin EOF before a cycle) is a failure.
@@ -49,6 +54,45 @@ function nextLine() {
   return new Promise((resolve) => waiters.push(resolve));
 }
 
+// within fails a step that does not settle in ms: a hang is a failure.
+function within(ms, promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// useEvery evaluates in every page of pages; none may be a stale one.
+async function useEvery(pages, stale, label) {
+  for (const p of pages) {
+    if (stale.has(p)) throw new Error(`${label}: pages() lists a page of the killed browser (${p.url()})`);
+    const v = await within(10000, p.evaluate(() => 6 * 7), `${label}: evaluate in ${p.url()}`);
+    if (v !== 42) throw new Error(`${label}: evaluate in ${p.url()} returned ${v}`);
+  }
+}
+
+// pagesWithoutStale polls pages() until it lists no page of the killed
+// browser: the relay tells the client its targets are gone the moment it
+// loses the browser, which may be a moment after the test's "go".
+async function pagesWithoutStale(browser, stale, label) {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const pages = await within(20000, browser.pages(), `${label}: pages()`);
+    const left = pages.filter((p) => stale.has(p));
+    if (left.length === 0) return pages;
+    if (Date.now() > deadline) {
+      throw new Error(`${label}: 2 s after the kill pages() still lists pages of the killed browser: ${left.map((p) => p.url())}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function livePageIds(endpoint) {
+  const list = await (await fetch(endpoint + '/json/list')).json();
+  return list.filter((t) => t.type === 'page').map((t) => t.id).sort();
+}
+
 async function main() {
   const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const [endpoint, cyclesArg] = args;
@@ -70,17 +114,26 @@ async function main() {
   const start = await firstPage.evaluate(() => document.querySelector('p').textContent);
   if (start !== 'start') throw new Error(`initial evaluate returned ${JSON.stringify(start)}, want "start"`);
 
+  const stale = new Set();
   for (let n = 1; n <= cycles; n++) {
+    for (const p of await browser.pages()) stale.add(p);
     process.stdout.write(JSON.stringify({ ready: n }) + '\n');
     const line = await nextLine();
     if (line === null) throw new Error(`stdin closed while waiting for cycle ${n}`);
     if (disconnected) throw new Error(`browser 'disconnected' event fired before cycle ${n}`);
+    await useEvery(await pagesWithoutStale(browser, stale, `cycle ${n} (a)`), stale, `cycle ${n} (a)`);
     const want = `cycle ${n}`;
-    const page = await browser.newPage();
+    const page = await within(20000, browser.newPage(), `cycle ${n}: newPage`);
     await page.goto(`data:text/html,<p>${want}</p>`);
     const got = await page.evaluate(() => document.querySelector('p').textContent);
     if (got !== want) throw new Error(`cycle ${n}: evaluate returned ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-    await page.close();
+    const listed = await within(20000, browser.pages(), `cycle ${n}: pages() after newPage`);
+    await useEvery(listed, stale, `cycle ${n} (c)`);
+    const ids = listed.map((p) => p.target()._targetId).sort();
+    const live = await livePageIds(endpoint);
+    if (JSON.stringify(ids) !== JSON.stringify(live)) {
+      throw new Error(`cycle ${n}: pages() lists ${JSON.stringify(ids)}, the browser has ${JSON.stringify(live)}`);
+    }
   }
 
   if (disconnected) throw new Error(`browser 'disconnected' event fired`);
