@@ -5,7 +5,7 @@ import lfsm "github.com/looplab/fsm"
 // The browser machine: states and events of a BrowserActor.
 //
 //	idle → launching → running → stopping → idle
-//	running → exited (unplanned) → idle, so the next demand relaunches.
+//	running → exited (unplanned, or hung) → idle, so the next demand relaunches.
 const (
 	BrowserIdle      = "idle"
 	BrowserLaunching = "launching"
@@ -19,6 +19,7 @@ const (
 	BrowserStop         = "stop"          // a planned stop began
 	BrowserStopped      = "stopped"       // the process exited and its temporary profile is gone
 	BrowserExit         = "exit"          // the process exited without being asked to
+	BrowserHang         = "hang"          // it answered nothing for the hang timeout: it is ended as if it had crashed
 	BrowserSettle       = "settle"        // the exit was recorded and cleaned up
 )
 
@@ -33,6 +34,7 @@ var BrowserSpec = Spec{
 		{Name: BrowserStop, Src: []string{BrowserRunning}, Dst: BrowserStopping},
 		{Name: BrowserStopped, Src: []string{BrowserStopping}, Dst: BrowserIdle},
 		{Name: BrowserExit, Src: []string{BrowserRunning}, Dst: BrowserExited},
+		{Name: BrowserHang, Src: []string{BrowserRunning}, Dst: BrowserExited},
 		{Name: BrowserSettle, Src: []string{BrowserExited}, Dst: BrowserIdle},
 	},
 }

@@ -15,6 +15,7 @@ func TestBrowserMachinePaths(t *testing.T) {
 		{BrowserLaunch, BrowserReady, BrowserStop, BrowserStopped},
 		{BrowserLaunch, BrowserLaunchFailed},
 		{BrowserLaunch, BrowserReady, BrowserExit, BrowserSettle, BrowserLaunch},
+		{BrowserLaunch, BrowserReady, BrowserHang, BrowserSettle, BrowserLaunch},
 	}
 	for _, events := range paths {
 		var seen []string

@@ -80,6 +80,25 @@ func StartInstance(t testing.TB, launch chrome.LaunchOptions, ps proxy.Spec) *In
 	return &Instance{Browser: b, Proxy: p}
 }
 
+// StartBrowser serves a BrowserActor alone until the test ends.
+func StartBrowser(t testing.TB, spec browser.Spec) *browser.Actor {
+	t.Helper()
+	spec.Instance, spec.Log = "test", Logger(t)
+	b := browser.New(spec)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = b.Serve(ctx); close(done) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Error("browser actor did not stop within 30 s")
+		}
+	})
+	return b
+}
+
 // DialCDP connects a CDP client to the instance's browser websocket.
 func (i *Instance) DialCDP(t testing.TB) *chrometest.CDPClient {
 	return chrometest.DialCDP(t, i.WS()+"/devtools/browser")

@@ -5,6 +5,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 
@@ -29,7 +30,14 @@ type Spec struct {
 	// (the bridge's headed browser on a user's profile, for the next run to
 	// attach to); otherwise shutdown stops it.
 	KeepOnShutdown bool
-	Log            zerolog.Logger
+	// HangTimeout: a running browser that answers nothing on the actor's own
+	// CDP connection for this long is declared hung, its process group
+	// killed, and handled as a crash. 0 disables the probe.
+	HangTimeout time.Duration
+	// IdleStop: a browser with no client connection and no demand for this
+	// long is stopped (the next demand launches again). 0 never stops it.
+	IdleStop time.Duration
+	Log      zerolog.Logger
 }
 
 // Actor is the BrowserActor: it owns one browser process (its launch,
@@ -111,6 +119,17 @@ func (a *Actor) Subscribe(ctx context.Context, ch chan<- Event, delivery Deliver
 	return actor.Ask(ctx, a.mailbox, func(r chan func()) any { return subscribe{sub: sub, reply: r} })
 }
 
+// SetClients tells the actor how many client connections its endpoint
+// has now: an open connection, even a silent one, keeps the browser from
+// the idle stop.
+func (a *Actor) SetClients(ctx context.Context, n int) error {
+	return actor.Send(ctx, a.mailbox, clientsChanged{n: n})
+}
+
+// Touch is demand that launches nothing (an MCP tool call): it restarts
+// the idle-stop clock.
+func (a *Actor) Touch(ctx context.Context) error { return actor.Send(ctx, a.mailbox, touch{}) }
+
 // Serve runs the actor until ctx is done; then it stops the browser and
 // waits for every goroutine it started.
 func (a *Actor) Serve(ctx context.Context) error {
@@ -124,6 +143,8 @@ func (a *Actor) Serve(ctx context.Context) error {
 			r.handle(m)
 		case m := <-r.reports:
 			r.handleReport(m)
+		case <-r.idle.C:
+			r.idleElapsed()
 		}
 	}
 }

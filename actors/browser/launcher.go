@@ -29,8 +29,10 @@ type Process interface {
 	Exited() <-chan struct{}
 	ExitStatus() chrome.ExitStatus
 	// Stop ends it (an attached one is only let go) and removes what its
-	// launch created; Detach lets it outlive cdpvisor.
+	// launch created; Detach lets it outlive cdpvisor. Kill ends a launched
+	// one's process group at once (a hung browser); Stop still follows.
 	Stop() error
+	Kill() error
 	Detach()
 }
 

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -49,6 +50,13 @@ func (r *browserRun) handleReport(m any) {
 		if m.err != nil {
 			r.log.Error().Err(m.err).Int("generation", m.gen).Msg("cleanup after the browser's exit")
 		}
+	case probeDone:
+		r.workers--
+		if m.hung && m.gen == r.gen && r.machine.Is(fsm.BrowserRunning) {
+			r.log.Warn().Int("pid", r.facts.Pid).Dur("silent", m.silent).Dur("hangTimeout", r.a.spec.HangTimeout).
+				Msg("the browser answered nothing for the hang timeout: it is hung; ending its process group")
+			r.lose(ExitRecord{At: time.Now(), Generation: r.gen, Cause: CauseHung}, fsm.BrowserHang)
+		}
 	}
 }
 
@@ -73,6 +81,7 @@ func (r *browserRun) launched(m launchDone) {
 	}
 	r.proc, r.facts, r.identity, r.startedAt = m.proc, m.proc.Describe(), m.identity, time.Now()
 	r.opts, r.launchErr = r.launching, ""
+	r.launches++
 	if !r.relaunch {
 		r.want = nil // settled; a newer request keeps its own
 	}
@@ -90,6 +99,54 @@ func (r *browserRun) launched(m launchDone) {
 	r.waiters = nil
 	r.publish(Ready{Endpoint: ep})
 	r.watchExit()
+	r.watchHang()
+	r.armIdle()
+}
+
+// watchHang starts the hang probe of the running browser (never of one
+// cdpvisor attached to: it would not be killed anyway).
+func (r *browserRun) watchHang() {
+	timeout := r.a.spec.HangTimeout
+	if timeout <= 0 || r.facts.Attached {
+		return
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	r.cancelProbe = cancel
+	gen, ws := r.gen, r.facts.WSURL
+	r.go_(func() any {
+		silent, hung := probeHang(ctx, ws, timeout)
+		return probeDone{gen: gen, silent: silent, hung: hung}
+	})
+}
+
+func (r *browserRun) endProbe() {
+	if r.cancelProbe != nil {
+		r.cancelProbe()
+		r.cancelProbe = nil
+	}
+}
+
+// armIdle sets the idle-stop timer while a browser runs with no client,
+// and stops it otherwise.
+func (r *browserRun) armIdle() {
+	r.idle.Stop()
+	if d := r.a.spec.IdleStop; d > 0 && r.clients == 0 && r.machine.Is(fsm.BrowserRunning) {
+		r.idle.Reset(max(time.Until(r.lastDemand.Add(d)), 0))
+	}
+}
+
+// idleElapsed stops a browser that had no client and no demand for the
+// idle time; the endpoint stays and the next demand launches again.
+func (r *browserRun) idleElapsed() {
+	idleFor := time.Since(r.lastDemand)
+	if r.a.spec.IdleStop <= 0 || r.clients > 0 || !r.machine.Is(fsm.BrowserRunning) || idleFor < r.a.spec.IdleStop {
+		r.armIdle()
+		return
+	}
+	r.log.Info().Int("pid", r.facts.Pid).Dur("idle", idleFor).Str("reason", "idle stop: no client connection and no demand").
+		Msg("stopping the idle browser")
+	r.stopCause = CauseIdle
+	r.beginStop()
 }
 
 // watchExit reports the running process's exit, planned or not.
@@ -109,18 +166,33 @@ func (r *browserRun) watchExit() {
 
 // exited handles an unplanned exit: record it, tell subscribers, clean up.
 func (r *browserRun) exited() {
-	proc, pid := r.proc, r.facts.Pid
-	rec := r.crashRecord(proc, r.gen)
+	rec := r.crashRecord(r.proc, r.gen)
+	r.log.Warn().Int("pid", r.facts.Pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
+		Msg("browser exited unexpectedly")
+	r.lose(rec, fsm.BrowserExit)
+}
+
+// lose handles a browser lost without a planned stop (an exit, or a hang,
+// for which its process group is killed): the exit is recorded and
+// published, the machine settles at once, and the next demand relaunches.
+func (r *browserRun) lose(rec ExitRecord, event string) {
+	proc, pid, gen := r.proc, r.facts.Pid, r.gen
+	r.endProbe()
 	r.lastExit = &rec
-	r.fire(fsm.BrowserExit)
-	r.log.Warn().Int("pid", pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).Msg("browser exited unexpectedly")
-	r.publish(Exited{Instance: r.a.spec.Instance, Generation: r.gen, Pid: pid, Record: rec})
+	r.fire(event)
+	r.publish(Exited{Instance: r.a.spec.Instance, Generation: gen, Pid: pid, Record: rec})
 	// Its leftovers (helpers, temporary profile) are cleaned up meanwhile: a
 	// relaunch needs none of that, and a waiting client should not either.
-	gen := r.gen
-	r.go_(func() any { return cleanupDone{gen: gen, err: proc.Stop()} })
+	kill := event == fsm.BrowserHang
+	r.go_(func() any {
+		if kill {
+			_ = proc.Kill()
+		}
+		return cleanupDone{gen: gen, err: proc.Stop()}
+	})
 	r.proc = nil
 	r.fire(fsm.BrowserSettle)
+	r.armIdle()
 	if r.relaunch || len(r.waiters) > 0 {
 		r.startLaunch()
 	}
@@ -145,6 +217,8 @@ func (r *browserRun) crashRecord(proc Process, gen int) ExitRecord {
 // already exited by itself is reported as such: its end was not asked
 // for, so it is a crash, whatever asked for the stop meanwhile.
 func (r *browserRun) beginStop() {
+	r.endProbe()
+	r.idle.Stop()
 	r.fire(fsm.BrowserStop)
 	proc, gen, suspect := r.proc, r.gen, r.suspect
 	r.suspect = false
@@ -188,7 +262,8 @@ func (r *browserRun) stopped(m stopDone) {
 	if m.err != nil {
 		r.log.Error().Err(m.err).Msg("browser cleanup")
 	}
-	rec := ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: CauseStopped}
+	rec := ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: cmp.Or(r.stopCause, CauseStopped)}
+	r.stopCause = ""
 	if m.died {
 		rec = r.crashRecord(proc, m.gen)
 		r.log.Warn().Int("pid", pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
@@ -222,6 +297,8 @@ func (r *browserRun) shutdown() {
 	if r.cancelLaunch != nil {
 		r.cancelLaunch()
 	}
+	r.endProbe()
+	r.idle.Stop()
 	if r.machine.Is(fsm.BrowserRunning) {
 		r.relaunch = false
 		if r.a.spec.KeepOnShutdown || r.facts.Attached {
@@ -246,7 +323,7 @@ func (r *browserRun) shutdown() {
 			}
 			rec := ExitRecord{At: time.Now(), Generation: m.gen, Planned: true, Cause: CauseStopped}
 			r.publish(Exited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: r.facts.Pid, Planned: true, Record: rec})
-		case cleanupDone:
+		case cleanupDone, probeDone:
 			r.workers--
 		}
 	}

@@ -37,6 +37,8 @@ const (
 	CauseStopped = "stopped" // cdpvisor stopped it (stop, restart, switch, shutdown)
 	CauseCrash   = "crash"   // it ended without being asked: a crash, a kill from outside
 	CauseGone    = "gone"    // an attached browser stopped answering
+	CauseHung    = "hung"    // it answered nothing for the hang timeout and was killed
+	CauseIdle    = "idle"    // stopped after the idle time with no client
 )
 
 // ExitRecord is what status reports about an exit.
@@ -44,7 +46,7 @@ type ExitRecord struct {
 	At         time.Time `json:"at"`
 	Generation int       `json:"generation"`
 	Planned    bool      `json:"planned"`
-	Cause      string    `json:"cause"`            // CauseStopped, CauseCrash, CauseGone
+	Cause      string    `json:"cause"`            // CauseStopped, CauseIdle, CauseCrash, CauseHung, CauseGone
 	Code       *int      `json:"code,omitempty"`   // its exit code, when it exited by itself
 	Signal     string    `json:"signal,omitempty"` // the signal that ended it (SIGKILL, …)
 }
@@ -64,6 +66,8 @@ type Status struct {
 	// LastLaunchError is why the last launch failed, while no launch has
 	// succeeded since.
 	LastLaunchError string `json:"last_launch_error,omitempty"`
+	// Restarts counts the launches that worked after the first one.
+	Restarts int `json:"restarts"`
 }
 
 // Requests a BrowserActor hears. Each carries its reply channel
@@ -88,7 +92,9 @@ type (
 		sub   subscription
 		reply chan func()
 	}
-	unsubscribe struct{ ch chan<- Event }
+	unsubscribe    struct{ ch chan<- Event }
+	clientsChanged struct{ n int }
+	touch          struct{}
 )
 
 type launchResult struct {
@@ -113,5 +119,10 @@ type (
 	cleanupDone struct { // the leftovers of an unplanned exit are gone
 		gen int
 		err error
+	}
+	probeDone struct { // the hang probe of gen ended
+		gen    int
+		silent time.Duration
+		hung   bool
 	}
 )

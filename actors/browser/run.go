@@ -42,6 +42,13 @@ type browserRun struct {
 	stopWaiters  []chan error
 	lastExit     *ExitRecord
 	subscribers  map[chan<- Event]subscription
+	launches     int // launches that worked
+
+	cancelProbe context.CancelFunc // ends the hang probe of the running browser
+	clients     int                // client connections of the endpoint
+	lastDemand  time.Time          // for the idle stop
+	idle        *time.Timer        // fires when the idle stop is due
+	stopCause   string             // the cause the next planned stop records ("" = stopped)
 }
 
 func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
@@ -53,7 +60,10 @@ func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
 		quit:        make(chan struct{}),
 		opts:        a.spec.Launch,
 		subscribers: map[chan<- Event]subscription{},
+		lastDemand:  time.Now(),
+		idle:        time.NewTimer(time.Hour),
 	}
+	r.idle.Stop()
 	r.machine = fsm.NewBrowserMachine(func(t fsm.Transition) {
 		ev := r.log.Info().Str("machine", "browser").Str("event", t.Event).Str("from", t.From).Str("runtimeState", t.To).
 			Int("generation", r.gen).Str("ownership", r.ownership()).Str("userDataDir", r.profileDir())
@@ -94,7 +104,16 @@ func (r *browserRun) nextOptions() chrome.LaunchOptions {
 }
 
 func (r *browserRun) handle(m any) {
+	switch m.(type) {
+	case ensureRunning, launchBrowser, restartBrowser, replaceBrowser, touch:
+		r.lastDemand = time.Now()
+		defer r.armIdle()
+	}
 	switch m := m.(type) {
+	case clientsChanged:
+		r.clients = m.n
+		r.lastDemand = time.Now() // the idle time counts from the last client's end
+		r.armIdle()
 	case ensureRunning:
 		r.ensure(m.reply)
 	case replaceBrowser:
@@ -230,5 +249,6 @@ func (r *browserRun) status() Status {
 		s.Browser, s.Headless = r.opts.Browser, r.opts.Headless
 		s.Pid, s.UserDataDir, s.TempProfile, s.DebugPort, s.StartedAt = r.facts.Pid, r.facts.UserDataDir, r.facts.TempProfile, r.facts.Port, &started
 	}
+	s.Restarts = max(r.launches-1, 0)
 	return s
 }

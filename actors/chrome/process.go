@@ -311,3 +311,13 @@ func (p *Process) waitExit(d time.Duration) bool {
 		return false
 	}
 }
+
+// Kill ends the browser's process group at once (SIGKILL), for a browser
+// that no longer answers; Stop still has to be called to clean up. An
+// attached browser is never killed.
+func (p *Process) Kill() error {
+	if p.Attached {
+		return nil
+	}
+	return endGroup(p.Pid, true)
+}
