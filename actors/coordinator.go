@@ -6,6 +6,7 @@ package actors
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
@@ -31,6 +33,9 @@ type CoordinatorConfig struct {
 	// WatchdogExe is the cdpvisor executable that guards each launched
 	// browser against this process being killed; "" runs no watchdogs.
 	WatchdogExe string
+	// HangTimeout and IdleStop are every browser's (see browser.Spec).
+	HangTimeout time.Duration
+	IdleStop    time.Duration
 	Version     string
 	Log         zerolog.Logger
 }
@@ -46,6 +51,7 @@ type Coordinator struct {
 	def      *Instance
 	hook     suture.EventHook
 	guard    *watchdog.Actor // nil without watchdogs
+	metrics  *metrics.Actor
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -63,35 +69,50 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	hook := actor.SupervisorHook(cfg.Log)
-	var guard *watchdog.Actor
+	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log)}
 	if cfg.WatchdogExe != "" {
-		guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
+		c.guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
 	}
-	id := NewInstanceID(time.Now())
-	log := cfg.Log.With().Str("instance", id).Logger()
-	def := newInstance(id,
-		browser.Spec{Instance: id, Launch: cfg.Launch, Log: log},
-		proxy.Spec{Instance: id, AllowOrigins: cfg.AllowOrigins, Log: log},
-		l, hook)
-	published := state.New(state.Spec{Dir: cfg.StateDir, Log: cfg.Log, State: state.File{
-		Port: def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
-		Version: cfg.Version, Endpoint: def.Proxy.Endpoint(), WS: def.Proxy.BrowserWS(),
-		Instances: []state.Instance{def.stateRecord()},
+	c.def = c.buildInstance(cfg.Launch, l)
+	c.state = state.New(state.Spec{Dir: cfg.StateDir, Log: cfg.Log, State: state.File{
+		Port: c.def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
+		Version: cfg.Version, Endpoint: c.def.Proxy.Endpoint(), WS: c.def.Proxy.BrowserWS(),
+		Instances: []state.Instance{c.def.stateRecord()},
 	}})
-	if err := published.Write(); err != nil {
+	if err := c.state.Write(); err != nil {
 		l.Close()
 		return nil, err
 	}
-	root := suture.New("cdpvisor", suture.Spec{EventHook: hook, Timeout: 25 * time.Second})
-	c := &Coordinator{cfg: cfg, root: root, registry: NewRegistry(def), state: published, def: def, hook: hook, guard: guard}
-	root.Add(c.state)
-	root.Add(c.registry)
-	if guard != nil {
-		root.Add(guard)
+	c.root = suture.New("cdpvisor", suture.Spec{EventHook: c.hook, Timeout: 25 * time.Second})
+	c.registry = NewRegistry(c.def)
+	c.root.Add(c.state)
+	c.root.Add(c.registry)
+	c.root.Add(c.metrics)
+	if c.guard != nil {
+		c.root.Add(c.guard)
 	}
-	def.token = root.Add(def.Supervisor)
+	c.def.token = c.root.Add(c.def.Supervisor)
 	return c, nil
+}
+
+// buildInstance makes an instance serving on l, wired to the coordinator:
+// its health report, metrics and client counts.
+func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener) *Instance {
+	id := NewInstanceID(time.Now())
+	log := c.cfg.Log.With().Str("instance", id).Logger()
+	b := browser.New(browser.Spec{Instance: id, Launch: launch, HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
+	p := proxy.New(proxy.Spec{
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log,
+		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(),
+		OnClients: func(ctx context.Context, n int) {
+			c.metrics.SetClients(id, n)
+			_ = b.SetClients(ctx, n)
+		},
+	}, l)
+	sup := suture.New("instance "+id, InstanceSupervisorSpec(c.hook))
+	sup.Add(b)
+	sup.Add(p)
+	return &Instance{ID: id, Browser: b, Proxy: p, Supervisor: sup, Created: time.Now()}
 }
 
 // Default is the default instance.
@@ -115,8 +136,12 @@ func (c *Coordinator) Run(ctx context.Context) error {
 	return err
 }
 
-// watch has the watchdog guard an instance's browsers.
+// watch has the metrics count, and the watchdog guard, an instance's
+// browsers.
 func (c *Coordinator) watch(ctx context.Context, inst *Instance) {
+	if err := c.metrics.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
+		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("its browsers are not counted in the metrics")
+	}
 	if c.guard == nil {
 		return
 	}

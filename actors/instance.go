@@ -3,7 +3,6 @@ package actors
 import (
 	"crypto/rand"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
@@ -40,16 +39,6 @@ func NewInstanceID(now time.Time) string {
 // room for a browser's stop (grace, SIGKILL, wait).
 func InstanceSupervisorSpec(hook suture.EventHook) suture.Spec {
 	return suture.Spec{EventHook: hook, Timeout: 20 * time.Second}
-}
-
-func newInstance(id string, bs browser.Spec, ps proxy.Spec, l net.Listener, hook suture.EventHook) *Instance {
-	b := browser.New(bs)
-	ps.Browser, ps.Status = b, b
-	p := proxy.New(ps, l)
-	sup := suture.New("instance "+id, InstanceSupervisorSpec(hook))
-	sup.Add(b)
-	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Supervisor: sup, Created: time.Now()}
 }
 
 // stateRecord is the instance as the state files list it.

@@ -47,12 +47,7 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		if err != nil {
 			return nil, err
 		}
-		id := NewInstanceID(time.Now())
-		log := c.cfg.Log.With().Str("instance", id).Logger()
-		return newInstance(id,
-			browser.Spec{Instance: id, Launch: launch, Log: log},
-			proxy.Spec{Instance: id, AllowOrigins: c.cfg.AllowOrigins, Log: log},
-			l, c.hook), nil
+		return c.buildInstance(launch, l), nil
 	})
 	if err != nil {
 		return nil, err
@@ -107,6 +102,7 @@ func (c *Coordinator) CloseInstance(ctx context.Context, ref string) (*Instance,
 	if err := c.root.RemoveAndWait(inst.token, 30*time.Second); err != nil {
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("instance did not stop in time")
 	}
+	c.metrics.Forget(inst.ID)
 	c.publishInstances(ctx)
 	c.cfg.Log.Info().Str("instance", inst.ID).Msg("instance closed")
 	return inst, nil

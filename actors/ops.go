@@ -3,9 +3,11 @@ package actors
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // InstanceStatus is what coordinator_status and `status` report of one
@@ -119,5 +121,34 @@ func (c *Coordinator) reconnectClients(ctx context.Context, inst *Instance, why 
 func (p Progress) say(step string) {
 	if p != nil {
 		p(step)
+	}
+}
+
+// Report is the coordinator's health report: every instance, the default
+// one first; it launches nothing.
+func (c *Coordinator) Report(ctx context.Context) state.Report {
+	rep := state.Report{PID: os.Getpid()}
+	for _, inst := range c.registry.All(ctx) {
+		st, err := inst.Browser.Status(ctx)
+		ir := state.NewInstanceReport(inst.ID, inst.Proxy.Endpoint(), st, 0)
+		if err != nil {
+			ir.Status, ir.Error = state.StatusDegraded, "no answer from its browser actor: "+err.Error()
+		}
+		ir.Clients, _ = inst.Proxy.Clients(ctx)
+		if inst == c.def {
+			rep.Instances = append([]state.InstanceReport{ir}, rep.Instances...)
+		} else {
+			rep.Instances = append(rep.Instances, ir)
+		}
+	}
+	rep.Summarize()
+	return rep
+}
+
+// Touch counts as demand on every instance (an MCP tool call): their idle
+// stop starts counting again. It launches nothing.
+func (c *Coordinator) Touch(ctx context.Context) {
+	for _, inst := range c.registry.All(ctx) {
+		_ = inst.Browser.Touch(ctx)
 	}
 }

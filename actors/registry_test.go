@@ -7,10 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors/actor"
-	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -23,9 +19,7 @@ func unservedInstance(t *testing.T, id string, created time.Time) *Instance {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	inst := newInstance(id, browser.Spec{Instance: id}, proxy.Spec{Instance: id}, l, actor.SupervisorHook(zerolog.Nop()))
-	inst.Created = created
-	return inst
+	return &Instance{ID: id, Proxy: proxy.New(proxy.Spec{Instance: id}, l), Created: created}
 }
 
 func serveRegistry(t *testing.T, g *Registry) context.Context {

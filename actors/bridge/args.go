@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
@@ -23,13 +24,26 @@ type Args struct {
 	Coordinator bool   // --coordinator or CDPVISOR_COORDINATOR=auto
 	Browser     string // --browser or CDPVISOR_BROWSER: the real browser to launch
 	Install     string // --install DIR: create DIR/chrome and exit
+	// HangTimeout: --hang-timeout or CDPVISOR_HANG_TIMEOUT (default 10s, 0
+	// disables): a launched browser silent this long is killed as hung.
+	HangTimeout time.Duration
 }
+
+// DefaultHangTimeout is the hang timeout when none is given.
+const DefaultHangTimeout = 10 * time.Second
 
 // ParseArgs reads a Chrome command line. Chrome's own flags take the
 // --name[=value] form; the bridge's (--bridge-port, --browser, --install)
 // also take their value as the next argument.
 func ParseArgs(args []string, getenv func(string) string) (Args, error) {
-	a := Args{Port: -1, BridgePort: -1, Browser: getenv("CDPVISOR_BROWSER")}
+	a := Args{Port: -1, BridgePort: -1, Browser: getenv("CDPVISOR_BROWSER"), HangTimeout: DefaultHangTimeout}
+	if v := getenv("CDPVISOR_HANG_TIMEOUT"); v != "" {
+		d, err := parseHangTimeout("CDPVISOR_HANG_TIMEOUT", v)
+		if err != nil {
+			return a, err
+		}
+		a.HangTimeout = d
+	}
 	a.Coordinator = strings.EqualFold(getenv("CDPVISOR_COORDINATOR"), "auto")
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -81,6 +95,11 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 			a.Browser, err = own()
 		case "install":
 			a.Install, err = own()
+		case "hang-timeout":
+			var v string
+			if v, err = own(); err == nil {
+				a.HangTimeout, err = parseHangTimeout("--hang-timeout", v)
+			}
 		default:
 			a.BrowserArgs = append(a.BrowserArgs, arg)
 		}
@@ -92,6 +111,14 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 		return a, fmt.Errorf("--remote-debugging-address=%s: the bridge listens on loopback only", a.Address)
 	}
 	return a, nil
+}
+
+func parseHangTimeout(what, value string) (time.Duration, error) {
+	d, err := time.ParseDuration(value)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%s=%q: want a duration of 0 (no hang detection) or more, e.g. 10s", what, value)
+	}
+	return d, nil
 }
 
 func parsePort(what, value string, zeroOK bool) (int, error) {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -44,6 +45,14 @@ func TestParseBridgeArgs(t *testing.T) {
 		{name: "foreign address", args: []string{"--remote-debugging-address=0.0.0.0"}, err: "loopback only"},
 		{name: "bridge-port without value", args: []string{"--bridge-port"}, err: "needs a value"},
 		{name: "install", args: []string{"--install", "/opt/b"}, want: Args{Port: -1, BridgePort: -1, Install: "/opt/b"}},
+		{
+			name: "hang timeout, flag over env",
+			args: []string{"--hang-timeout", "3s"},
+			env:  map[string]string{"CDPVISOR_HANG_TIMEOUT": "0"},
+			want: Args{Port: -1, BridgePort: -1, HangTimeout: 3 * time.Second},
+		},
+		{name: "bad hang timeout", args: []string{"--hang-timeout=abc"}, err: `--hang-timeout="abc": want a duration`},
+		{name: "negative hang timeout from env", env: map[string]string{"CDPVISOR_HANG_TIMEOUT": "-1s"}, err: `CDPVISOR_HANG_TIMEOUT="-1s"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,6 +65,9 @@ func TestParseBridgeArgs(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.want.HangTimeout == 0 {
+				c.want.HangTimeout = DefaultHangTimeout
 			}
 			if !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got  %+v\nwant %+v", got, c.want)

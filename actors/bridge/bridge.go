@@ -66,7 +66,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		keep := !a.Headless && a.UserDataDir != ""
 		spec := browser.Spec{
-			Instance: "bridge", KeepOnShutdown: keep, Log: cfg.Log,
+			Instance: "bridge", KeepOnShutdown: keep, HangTimeout: a.HangTimeout, Log: cfg.Log,
 			Launch: chrome.LaunchOptions{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
 				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort},
 		}

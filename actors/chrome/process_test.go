@@ -35,6 +35,9 @@ func TestProcessFactsIdentityAndStop(t *testing.T) {
 	if err := id.Verify(); err != nil || !id.Headless || id.UserDataDir != f.UserDataDir {
 		t.Fatalf("identity %+v: %v", id, err)
 	}
+	if rss, err := chrome.GroupRSS(p.Pid); err != nil || rss < 1<<20 {
+		t.Fatalf("resident memory of the running browser's group: %d bytes, %v", rss, err)
+	}
 	if err := p.Stop(); err != nil {
 		t.Fatal(err)
 	}

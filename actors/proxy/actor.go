@@ -15,16 +15,27 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/rs/zerolog"
 )
 
 // Spec configures a Actor.
 type Spec struct {
-	Instance     string
-	Browser      relay.BrowserSource
-	Status       StatusSource // how the browser is, for the health answer; nil: not said
-	AllowOrigins []string     // websocket Origins allowed besides the endpoint's own
-	MaxMessage   int64        // largest CDP message either way; 0 = transport.MaxMessageSize
+	Instance string
+	Browser  relay.BrowserSource
+	Status   StatusSource // how the browser is, for the health answer; nil: not said
+	// Report builds the coordinator's health report for /health; nil: this
+	// instance's alone.
+	Report func(ctx context.Context) state.Report
+	// Metrics serves /metrics (Prometheus); nil: not served. Traffic counts
+	// what the relays forward.
+	Metrics http.Handler
+	Traffic *relay.Traffic
+	// OnClients hears the number of client connections whenever it changes
+	// (the BrowserActor's idle stop, the metrics).
+	OnClients    func(ctx context.Context, n int)
+	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
+	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
 	// OnBrowserClose, when set, is given to every relay (see relay.Spec).
 	OnBrowserClose func()
 	Log            zerolog.Logger
@@ -107,6 +118,9 @@ func (p *Actor) Clients(ctx context.Context) (int, error) {
 	return actor.Ask(ctx, p.mailbox, func(r chan int) any { return clientCount{reply: r} })
 }
 
+// MetricsPath serves the Prometheus metrics.
+const MetricsPath = "/metrics"
+
 // relayShutdownWait bounds how long shutdown waits for relays to end.
 const relayShutdownWait = 5 * time.Second
 
@@ -125,21 +139,23 @@ func (p *Actor) Serve(ctx context.Context) error {
 	for {
 		select {
 		case m := <-p.mailbox:
-			p.handle(m, relays)
+			p.handle(ctx, m, relays)
 		case err := <-served:
 			return fmt.Errorf("endpoint stopped serving: %w", err)
 		case <-ctx.Done():
-			return p.shutdown(srv, served, relays)
+			return p.shutdown(ctx, srv, served, relays)
 		}
 	}
 }
 
-func (p *Actor) handle(m any, relays map[*relay.Actor]struct{}) {
+func (p *Actor) handle(ctx context.Context, m any, relays map[*relay.Actor]struct{}) {
 	switch m := m.(type) {
 	case relayOpened:
 		relays[m.relay] = struct{}{}
+		p.tellClients(ctx, len(relays))
 	case relayClosed:
 		delete(relays, m.relay)
+		p.tellClients(ctx, len(relays))
 	case closeClients:
 		for r := range relays {
 			r.Close(m.code, m.reason)
@@ -150,7 +166,13 @@ func (p *Actor) handle(m any, relays map[*relay.Actor]struct{}) {
 	}
 }
 
-func (p *Actor) shutdown(srv *http.Server, served chan error, relays map[*relay.Actor]struct{}) error {
+func (p *Actor) tellClients(ctx context.Context, n int) {
+	if p.spec.OnClients != nil && ctx.Err() == nil {
+		p.spec.OnClients(ctx, n)
+	}
+}
+
+func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan error, relays map[*relay.Actor]struct{}) error {
 	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
 	defer cancel()
 	defer close(p.stopped)
@@ -162,7 +184,7 @@ func (p *Actor) shutdown(srv *http.Server, served chan error, relays map[*relay.
 	for len(relays) > 0 {
 		select {
 		case m := <-p.mailbox:
-			p.handle(m, relays)
+			p.handle(ctx, m, relays) // ctx is done: nobody is told of the count any more
 		case <-sctx.Done():
 			p.spec.Log.Warn().Int("relays", len(relays)).Msg("relays did not end in time")
 			return nil

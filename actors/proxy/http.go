@@ -32,6 +32,10 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == state.HealthPath:
 		p.serveHealth(w, r)
+	case r.URL.Path == state.ReportPath:
+		p.serveReport(w, r)
+	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:
+		p.spec.Metrics.ServeHTTP(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
 		p.serveSocket(w, r, browserTarget)
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):
@@ -110,4 +114,33 @@ func (p *Actor) serveHealth(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(h)
+}
+
+// serveReport answers GET /health: the coordinator's report (this
+// instance's alone when no report is wired, as in the bridge), 503 when it
+// is degraded. It never launches a browser.
+func (p *Actor) serveReport(w http.ResponseWriter, r *http.Request) {
+	var rep state.Report
+	if p.spec.Report != nil {
+		rep = p.spec.Report(r.Context())
+	} else {
+		rep = state.Report{PID: os.Getpid()}
+		var st browser.Status
+		if p.spec.Status != nil {
+			st, _ = p.spec.Status.Status(r.Context())
+		}
+		clients, _ := p.Clients(r.Context())
+		rep.Instances = []state.InstanceReport{state.NewInstanceReport(p.spec.Instance, p.Endpoint(), st, clients)}
+		rep.Summarize()
+	}
+	code := http.StatusOK
+	if rep.Status == state.StatusDegraded {
+		code = http.StatusServiceUnavailable
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(rep)
 }

@@ -39,6 +39,7 @@ type Spec struct {
 	// answers it itself and calls this instead of closing a browser others
 	// may share (the bridge decides what its exit stops).
 	OnBrowserClose func()
+	Traffic        *Traffic // counts what is forwarded; nil: not counted
 	Log            zerolog.Logger
 }
 

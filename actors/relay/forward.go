@@ -62,6 +62,7 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 		run.browserLost(err)
 		return
 	}
+	run.r.spec.Traffic.toBrowser(len(msg.B))
 	if !h.HasID {
 		msg.Release()
 	}
@@ -112,6 +113,8 @@ func (run *relayRun) onBrowser(m readResult) {
 	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
 		run.log.Debug().Err(err).Msg("client write failed")
 		run.close(websocket.CloseNormalClosure, "")
+	} else {
+		run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
 	}
 	m.msg.Release()
 }
@@ -135,9 +138,13 @@ func (run *relayRun) stream(m readResult) bool {
 			delete(run.inflight, h.ID)
 		}
 	}
-	err := run.r.spec.Client.WriteStream(m.msg.B, m.rest, m.msg.Binary)
+	run.streamed = countingReader{r: m.rest}
+	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
+	n := int64(len(m.msg.B)) + run.streamed.n
+	run.streamed.r = nil
 	m.msg.Release()
 	if err == nil {
+		run.r.spec.Traffic.toClient(n)
 		return false
 	}
 	var broken *transport.SourceError

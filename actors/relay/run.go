@@ -49,6 +49,7 @@ type relayRun struct {
 	lostGen        int // generation of the browser whose connection was lost
 	bootstrapTimer *time.Timer
 	scratch        []byte
+	streamed       countingReader // counts the message being streamed
 }
 
 // inflight is a request the browser has not answered yet: its message is

@@ -22,6 +22,14 @@ func newMCPServer(c *actors.Coordinator, log zerolog.Logger) *server.MCPServer {
 	s := server.NewMCPServer("cdpvisor", version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
+		// A tool call is an agent at work: it keeps the browsers from the
+		// idle stop.
+		server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+			return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				c.Touch(ctx)
+				return next(ctx, req)
+			}
+		}),
 		server.WithInstructions("cdpvisor keeps a browser behind a stable CDP endpoint. Child MCP servers and "+
 			"Playwright/Puppeteer connect to the endpoint of coordinator_status; the browser starts on first use "+
 			"and is relaunched when it dies. Do not restart it at the first error: retry the call first."),

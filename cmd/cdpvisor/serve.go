@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
@@ -26,6 +27,8 @@ type supervisorFlags struct {
 	stateDir     string
 	logLevel     string
 	logFormat    string
+	hangTimeout  time.Duration
+	idleStop     time.Duration
 }
 
 func (f *supervisorFlags) register(fs *flag.FlagSet) {
@@ -37,6 +40,8 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable)")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
 	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files")
+	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
+	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
 	fs.StringVar(&f.logFormat, "log-format", "console", "json or console (logs go to stderr)")
 }
@@ -45,6 +50,12 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.CoordinatorConfig, error) {
 	if f.headless && f.headed {
 		return actors.CoordinatorConfig{}, usageErr("--headless and --headed contradict each other; give one")
+	}
+	if f.hangTimeout < 0 {
+		return actors.CoordinatorConfig{}, usageErr("--hang-timeout %s: want a duration of 0 (no hang detection) or more, e.g. 10s", f.hangTimeout)
+	}
+	if f.idleStop < 0 {
+		return actors.CoordinatorConfig{}, usageErr("--idle-stop %s: want a duration of 0 (never) or more, e.g. 15m", f.idleStop)
 	}
 	if f.port < 0 || f.port > 65535 {
 		return actors.CoordinatorConfig{}, usageErr("--port %d: want 0 (any free port) to 65535", f.port)
@@ -72,6 +83,8 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 		AllowOrigins: f.allowOrigins,
 		Version:      version,
 		WatchdogExe:  watchdogExe(),
+		HangTimeout:  f.hangTimeout,
+		IdleStop:     f.idleStop,
 		Log:          log,
 	}, nil
 }
