@@ -63,9 +63,12 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.MaxInstances <= 0 {
 		cfg.MaxInstances = 99
 	}
+	if err := state.PrepareDir(cfg.StateDir); err != nil {
+		return nil, err
+	}
 	// What coordinators killed before us (watchdogs included) left behind.
 	watchdog.Reap(cfg.StateDir, os.TempDir(), cfg.Log)
-	l, err := proxy.Listen(cfg.Port)
+	l, err := listenDefault(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +96,20 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	}
 	c.def.token = c.root.Add(c.def.Supervisor)
 	return c, nil
+}
+
+// listenDefault binds the default endpoint: the port asked for; without
+// one, the port of a killed coordinator when it is free (its host started
+// this one again: wrapped children keep the old URL), else any free port.
+func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
+	if cfg.Port == 0 {
+		if l, dead, ok := state.TakeOverPort(cfg.StateDir, os.Getppid(), proxy.Listen); ok {
+			cfg.Log.Info().Int("port", dead.Port).Int("deadPid", dead.PID).
+				Msg("took over the port of the coordinator that was killed before this one")
+			return l, nil
+		}
+	}
+	return proxy.Listen(cfg.Port)
 }
 
 // buildInstance makes an instance serving on l, wired to the coordinator:

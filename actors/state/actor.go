@@ -46,8 +46,8 @@ func (a *Actor) Path() string { return a.path }
 // it first so a port-in-use or unwritable state dir fails before anything
 // else starts.
 func (a *Actor) Write() error {
-	if err := os.MkdirAll(a.spec.Dir, 0o755); err != nil {
-		return fmt.Errorf("create the state directory %s (choose another with --state-dir): %w", a.spec.Dir, err)
+	if err := PrepareDir(a.spec.Dir); err != nil {
+		return err
 	}
 	data, err := json.MarshalIndent(a.spec.State, "", "  ")
 	if err != nil {
@@ -116,7 +116,7 @@ func (a *Actor) remove() {
 // latestLive finds the most recently started coordinator in dir whose pid
 // is alive, and its file's content.
 func latestLive(dir string) (File, []byte, bool) {
-	paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
+	paths := stateFiles(dir, nil)
 	var best File
 	var bestData []byte
 	for _, p := range paths {

@@ -42,7 +42,8 @@ type Target struct {
 type scanReport struct {
 	searched string   // what was searched, for humans
 	stale    []string // files whose pid is gone
-	skipped  []string // files that were invalid, not answering, or lacking the instance
+	skipped  []string // files that were invalid, not answering, or another user's
+	known    []string // the instances of live coordinators that lack the one asked for
 }
 
 // healthClient asks /cdpvisor/health: short timeout, never through a proxy.
@@ -58,12 +59,29 @@ func Discover(ctx context.Context, o DiscoverOptions) (Target, error) {
 	start := time.Now()
 	deadline := start.Add(o.Timeout)
 	delay := 100 * time.Millisecond
+	if o.StateFile != "" {
+		if _, err := os.Stat(filepath.Dir(o.StateFile)); err != nil {
+			return Target{}, fmt.Errorf("the state file's directory %s: %w; 'cdpvisor status' shows the state files of running coordinators",
+				filepath.Dir(o.StateFile), err)
+		}
+	}
+	first := true
 	for {
 		pctx, cancel := context.WithDeadline(ctx, maxTime(deadline, time.Now().Add(healthClient.Timeout)))
 		t, rep, ok := scanCoordinators(pctx, o)
 		cancel()
 		if ok {
 			return t, nil
+		}
+		if len(rep.known) > 0 {
+			// Coordinators run, and none has it: waiting would not help.
+			return Target{}, fmt.Errorf("unknown instance %q: the running coordinators have %s; "+
+				"use one of them with --instance, or leave --instance out for the default one", o.Instance, strings.Join(rep.known, ", "))
+		}
+		if first {
+			first = false
+			o.Log.Info().Str("searching", rep.searched).Str("instance", o.Instance).Dur("timeout", o.Timeout).
+				Msg("no running coordinator yet; waiting for one")
 		}
 		remaining := time.Until(deadline)
 		if remaining <= 0 || ctx.Err() != nil {
@@ -111,6 +129,7 @@ type candidate struct {
 	live   bool
 	why    string // why it was skipped
 	stale  bool
+	lacks  bool // it has not the instance asked for
 }
 
 // scanCoordinators makes one pass: it reads the state files, checks each
@@ -118,15 +137,23 @@ type candidate struct {
 func scanCoordinators(ctx context.Context, o DiscoverOptions) (Target, scanReport, bool) {
 	var rep scanReport
 	var paths []string
+	foreign := func(p string) {
+		o.Log.Debug().Str("path", p).Msg("ignoring a state file another user owns")
+		rep.skipped = append(rep.skipped, filepath.Base(p)+": another user's")
+	}
 	if o.StateFile != "" {
 		rep.searched = o.StateFile
 		paths = []string{o.StateFile}
 	} else {
 		rep.searched = o.StateDir
-		paths, _ = filepath.Glob(filepath.Join(o.StateDir, "coordinator-*.json"))
+		paths = stateFiles(o.StateDir, foreign)
 	}
 	var cands []*candidate
 	for _, p := range paths {
+		if o.StateFile != "" && statErr(p) == nil && !Mine(p) {
+			foreign(p)
+			continue
+		}
 		s, err := Read(p)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
@@ -136,16 +163,16 @@ func scanCoordinators(ctx context.Context, o DiscoverOptions) (Target, scanRepor
 			continue
 		}
 		t := Target{Path: p, State: s, Port: s.Port, Endpoint: s.Endpoint, WS: s.WS}
+		c := &candidate{target: t}
 		if o.Instance != "" {
-			inst, ok := findInstance(s, o.Instance)
-			if !ok {
+			if inst, ok := findInstance(s, o.Instance); ok {
+				c.target.Instance, c.target.Port, c.target.Endpoint, c.target.WS = inst.ID, inst.Port, inst.Endpoint, inst.WS
+			} else {
 				o.Log.Debug().Str("path", p).Str("instance", o.Instance).Msg("coordinator lacks the instance")
-				rep.skipped = append(rep.skipped, fmt.Sprintf("%s: no instance %s", filepath.Base(p), o.Instance))
-				continue
+				c.lacks = true // still checked: if it lives, its instances are named in the error
 			}
-			t.Instance, t.Port, t.Endpoint, t.WS = inst.ID, inst.Port, inst.Endpoint, inst.WS
 		}
-		cands = append(cands, &candidate{target: t})
+		cands = append(cands, c)
 	}
 	var wg sync.WaitGroup
 	for _, c := range cands {
@@ -155,6 +182,10 @@ func scanCoordinators(ctx context.Context, o DiscoverOptions) (Target, scanRepor
 	var live []Target
 	for _, c := range cands {
 		switch {
+		case c.live && c.lacks:
+			for _, inst := range c.target.State.Instances {
+				rep.known = append(rep.known, fmt.Sprintf("%s (port %d)", inst.ID, inst.Port))
+			}
 		case c.live:
 			live = append(live, c.target)
 		case c.stale:

@@ -159,9 +159,12 @@ func TestDiscoverByInstance(t *testing.T) {
 	if got.Path != with || got.Instance != id || got.Port != instPort || !strings.HasSuffix(got.WS, "/devtools/browser/x") {
 		t.Fatalf("picked %+v, want instance %s of %s on port %d", got, id, with, instPort)
 	}
-	_, err = discoverIn(t, DiscoverOptions{StateDir: dir, Instance: "inst_9_nothere"})
-	if err == nil || !strings.Contains(err.Error(), "with instance inst_9_nothere") {
-		t.Fatalf("unknown instance: %v", err)
+	// Coordinators run and none has it: said at once, naming what they have.
+	start := time.Now()
+	_, err = discoverIn(t, DiscoverOptions{StateDir: dir, Instance: "inst_9_nothere", Timeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), `unknown instance "inst_9_nothere"`) || !strings.Contains(err.Error(), "inst_0_default") ||
+		time.Since(start) > 2*time.Second {
+		t.Fatalf("unknown instance: %v after %s; want it said at once with the known ids", err, time.Since(start))
 	}
 }
 

@@ -40,9 +40,6 @@ type Instance struct {
 // live coordinator.
 const PointerFile = "state.json"
 
-// DefaultDir is $TMPDIR/browser-coordinator, the seed's location.
-func DefaultDir() string { return filepath.Join(os.TempDir(), "browser-coordinator") }
-
 // FileName is a coordinator's own state file in dir.
 func FileName(dir string, pid int) string {
 	return filepath.Join(dir, fmt.Sprintf("coordinator-%d.json", pid))

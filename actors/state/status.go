@@ -2,7 +2,6 @@ package state
 
 import (
 	"context"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 
 // CoordinatorStatus is one coordinator as `cdpvisor status` shows it.
 type CoordinatorStatus struct {
-	PID       int              `json:"pid"`
+	PID       int              `json:"pid,omitempty"` // absent for a corrupt state file
 	PPID      int              `json:"ppid"`
 	StartedAt time.Time        `json:"started_at"`
 	Version   string           `json:"version"`
@@ -32,12 +31,11 @@ type InstanceStatus struct {
 // Collect reads every state file and asks each live coordinator's
 // instances how they are (health answers never launch a browser).
 func Collect(ctx context.Context, dir string) []CoordinatorStatus {
-	paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
 	var out []CoordinatorStatus
-	for _, p := range paths {
+	for _, p := range stateFiles(dir, nil) { // another user's are not ours to show
 		s, err := Read(p)
 		if err != nil {
-			out = append(out, CoordinatorStatus{StateFile: p, Problem: err.Error()})
+			out = append(out, CoordinatorStatus{StateFile: p, Problem: "corrupt state file: " + err.Error()})
 			continue
 		}
 		c := CoordinatorStatus{PID: s.PID, PPID: s.PPID, StartedAt: s.StartedAt, Version: s.Version, StateFile: p}

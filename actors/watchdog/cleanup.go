@@ -95,10 +95,19 @@ func removeTempDir(dir string, log zerolog.Logger) {
 // belong to the coordinator with pid.
 func removeStateOf(path string, pid int, log zerolog.Logger) {
 	for _, p := range []string{path, filepath.Join(filepath.Dir(path), state.PointerFile)} {
-		if s, err := state.Read(p); err == nil && s.PID == pid {
-			if err := os.Remove(p); err != nil {
-				log.Warn().Err(err).Str("path", p).Msg("remove state file")
-			}
+		if s, err := state.Read(p); err == nil && s.PID == pid && state.Mine(p) {
+			removeDeadState(p, s, log)
 		}
+	}
+}
+
+// removeDeadState removes the state file of a coordinator that was killed,
+// keeping its port in the record of ended coordinators for the next one.
+func removeDeadState(path string, s state.File, log zerolog.Logger) {
+	if err := state.RecordEnded(filepath.Dir(path), s); err != nil {
+		log.Warn().Err(err).Msg("the killed coordinator's port is not remembered")
+	}
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		log.Warn().Err(err).Str("path", path).Msg("remove state file")
 	}
 }

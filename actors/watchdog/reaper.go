@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -20,11 +21,15 @@ func Reap(stateDir, tmpDir string, log zerolog.Logger) {
 	states, _ := filepath.Glob(filepath.Join(stateDir, "coordinator-*.json"))
 	states = append(states, filepath.Join(stateDir, state.PointerFile))
 	for _, path := range states {
-		s, err := state.Read(path)
-		if err != nil || chrome.PidAlive(s.PID) {
-			continue
+		if !state.Mine(path) {
+			continue // another user's: never ours to remove
 		}
-		if os.Remove(path) == nil {
+		s, err := state.Read(path)
+		switch {
+		case err != nil:
+			reapCorrupt(path, err, log)
+		case !chrome.PidAlive(s.PID):
+			removeDeadState(path, s, log)
 			log.Info().Str("path", path).Int("pid", s.PID).Msg("reaped the state file of a dead coordinator")
 		}
 	}
@@ -41,6 +46,22 @@ func Reap(stateDir, tmpDir string, log zerolog.Logger) {
 			log.Info().Int("pid", b.Pid).Str("dir", dir).Msg("ended a browser left by a dead coordinator")
 		}
 		removeTempDir(dir, log)
+	}
+}
+
+// corruptGrace spares a state file that cannot be parsed this long after
+// its last change: it may be being written.
+const corruptGrace = 10 * time.Second
+
+// reapCorrupt removes a state file that cannot be parsed, once it is older
+// than corruptGrace: no coordinator can be found through it.
+func reapCorrupt(path string, err error, log zerolog.Logger) {
+	info, statErr := os.Stat(path)
+	if statErr != nil || time.Since(info.ModTime()) < corruptGrace {
+		return
+	}
+	if os.Remove(path) == nil {
+		log.Info().Err(err).Str("path", path).Msg("reaped a state file that cannot be read")
 	}
 }
 

@@ -20,8 +20,11 @@ import (
 // directories and its state files.
 func leftovers(pid int, stateDir string) []string {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("cdpv-%d-*", pid)))
-	states, _ := filepath.Glob(filepath.Join(stateDir, "*"))
-	return append(dirs, states...)
+	// State files only: the record of ended coordinators' ports stays, for
+	// the next coordinator to take the port over.
+	states, _ := filepath.Glob(filepath.Join(stateDir, "coordinator-*.json"))
+	pointer, _ := filepath.Glob(filepath.Join(stateDir, "state.json"))
+	return append(append(dirs, states...), pointer...)
 }
 
 // waitClean waits up to 2 s for the browser to be gone and nothing left.

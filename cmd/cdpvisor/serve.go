@@ -39,7 +39,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
 	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable)")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
-	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files")
+	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files, private to you: created 0700, refused if another user owns it or others may write to it")
 	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
 	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")

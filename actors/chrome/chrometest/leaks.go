@@ -76,9 +76,14 @@ func LeftoverFiles(dir string) []string {
 			out = append(out, "temporary directory "+filepath.Join(dir, e.Name()))
 		}
 	}
-	states, _ := os.ReadDir(filepath.Join(dir, "browser-coordinator"))
-	for _, e := range states {
-		out = append(out, "state file "+filepath.Join(dir, "browser-coordinator", e.Name()))
+	// The default state directory (per user) under dir, and the seed's old one.
+	for _, sub := range []string{"cdpvisor-" + strconv.Itoa(os.Geteuid()), "browser-coordinator"} {
+		for _, pattern := range []string{"coordinator-*.json", "state.json"} {
+			states, _ := filepath.Glob(filepath.Join(dir, sub, pattern))
+			for _, p := range states {
+				out = append(out, "state file "+p)
+			}
+		}
 	}
 	return out
 }

@@ -1,0 +1,103 @@
+package state
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// EndedFile remembers the ports of coordinators that were killed (their
+// state files are removed by their watchdog or the next reaper), so that a
+// coordinator its host starts again takes the same port and the wrapped
+// children's URLs work again.
+const EndedFile = "ended.json"
+
+// Ended is a killed coordinator's endpoint.
+type Ended struct {
+	Port    int       `json:"port"`
+	PID     int       `json:"pid"`
+	PPID    int       `json:"ppid"`
+	EndedAt time.Time `json:"ended_at"`
+}
+
+// endedKeep bounds the record: a few entries, none older than a day.
+const (
+	endedMax = 16
+	endedTTL = 24 * time.Hour
+)
+
+// RecordEnded adds a killed coordinator (its state file s) to dir's record.
+func RecordEnded(dir string, s File) error {
+	list := readEnded(dir)
+	list = slices.DeleteFunc(list, func(e Ended) bool { return e.PID == s.PID || e.Port == s.Port })
+	list = append(list, Ended{Port: s.Port, PID: s.PID, PPID: s.PPID, EndedAt: time.Now().UTC()})
+	return writeEnded(dir, list)
+}
+
+// TakeOverPort binds the port of a killed coordinator when it is free:
+// first one started by the same parent (the same AI host restarting its
+// coordinator), then the most recent. The port taken leaves the record.
+func TakeOverPort(dir string, ppid int, listen func(port int) (net.Listener, error)) (net.Listener, Ended, bool) {
+	list := readEnded(dir)
+	order := slices.Clone(list)
+	slices.SortStableFunc(order, func(a, b Ended) int {
+		if (a.PPID == ppid) != (b.PPID == ppid) {
+			if a.PPID == ppid {
+				return -1
+			}
+			return 1
+		}
+		return b.EndedAt.Compare(a.EndedAt)
+	})
+	for _, e := range order {
+		l, err := listen(e.Port)
+		if err != nil {
+			continue // taken meanwhile: perhaps free next time
+		}
+		_ = writeEnded(dir, slices.DeleteFunc(list, func(x Ended) bool { return x.Port == e.Port }))
+		return l, e, true
+	}
+	return nil, Ended{}, false
+}
+
+func readEnded(dir string) []Ended {
+	path := filepath.Join(dir, EndedFile)
+	if !Mine(path) {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var list []Ended
+	if json.Unmarshal(data, &list) != nil {
+		return nil // a damaged record only loses the takeover
+	}
+	now := time.Now()
+	list = slices.DeleteFunc(list, func(e Ended) bool {
+		return e.Port <= 0 || e.Port > 65535 || now.Sub(e.EndedAt) > endedTTL
+	})
+	return list
+}
+
+func writeEnded(dir string, list []Ended) error {
+	path := filepath.Join(dir, EndedFile)
+	if len(list) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	slices.SortFunc(list, func(a, b Ended) int { return cmp.Compare(b.EndedAt.UnixNano(), a.EndedAt.UnixNano()) })
+	list = list[:min(len(list), endedMax)]
+	data, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, data)
+}

@@ -1,0 +1,53 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// DefaultDir is where state files go unless --state-dir says otherwise:
+// a directory private to the user (see defaultDir per OS).
+func DefaultDir() string { return defaultDir() }
+
+// PrepareDir makes dir ready for this user's state files: created 0700
+// when missing, and refused when it is not a directory, belongs to another
+// user or lets others in.
+func PrepareDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create the state directory %s (choose another with --state-dir): %w", dir, err)
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("the state directory %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("the state directory %s is not a directory; give one with --state-dir", dir)
+	}
+	return checkPrivate(dir, info)
+}
+
+// Mine tells whether the file at path belongs to the current user; a file
+// another user owns is never read as a coordinator's state nor removed.
+func Mine(path string) bool {
+	info, err := os.Lstat(path)
+	return err == nil && info.Mode().IsRegular() && ownedByMe(info)
+}
+
+// stateFiles lists the coordinator state files in dir that are the
+// user's own; log hears of the others.
+func stateFiles(dir string, skipped func(path string)) []string {
+	paths, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
+	out := paths[:0]
+	for _, p := range paths {
+		if Mine(p) {
+			out = append(out, p)
+		} else if skipped != nil && !errors.Is(statErr(p), os.ErrNotExist) {
+			skipped(p)
+		}
+	}
+	return out
+}
+
+func statErr(p string) error { _, err := os.Lstat(p); return err }

@@ -1,0 +1,46 @@
+//go:build !windows
+
+package state
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// defaultDir is private to the user: $XDG_RUNTIME_DIR/cdpvisor (a per-user
+// tmpfs on most Linux desktops), else cdpvisor-<uid> in the temp dir.
+func defaultDir() string {
+	if run := os.Getenv("XDG_RUNTIME_DIR"); run != "" {
+		return filepath.Join(run, "cdpvisor")
+	}
+	return filepath.Join(os.TempDir(), "cdpvisor-"+strconv.Itoa(os.Geteuid()))
+}
+
+// checkPrivate refuses a state directory another user owns or may write
+// to: its files point clients at endpoints, so nobody else may plant one.
+func checkPrivate(dir string, info os.FileInfo) error {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	if uid := os.Geteuid(); int(st.Uid) != uid {
+		return fmt.Errorf("the state directory %s belongs to uid %d, not to you (uid %d); cdpvisor keeps its state private: "+
+			"give a directory of your own with --state-dir (or CDPVISOR_STATE_DIR)", dir, st.Uid, uid)
+	}
+	// Others able to write there could plant a state file pointing wrapped
+	// MCP servers at their own endpoint.
+	if perm := info.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Errorf("the state directory %s has mode %04o: other users may plant state files there; cdpvisor keeps its state private (0700): "+
+			"run chmod 700 %s, remove it, or give another with --state-dir", dir, perm, dir)
+	}
+	return nil
+}
+
+// ownedByMe tells state files of the current user from others'.
+func ownedByMe(info os.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return !ok || int(st.Uid) == os.Geteuid()
+}
