@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
@@ -123,5 +124,19 @@ func TestRelaunchTextsCountTheClientsAskedToReconnect(t *testing.T) {
 	text, data = h.call("coordinator_restart_browser", map[string]any{"force": true}, false)
 	if !strings.Contains(text, "1 connected client was asked to reconnect") || data["reconnected_clients"] != float64(1) {
 		t.Fatalf("with one client connected: %q %v", text, data)
+	}
+}
+
+// A launch failure is one fact: logged once, with its cause, however many
+// layers saw it.
+func TestALaunchFailureIsLoggedOnce(t *testing.T) {
+	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--log-format", "json", "--state-dir", t.TempDir(),
+		"--browser-arg=--fake-exit-code=3", "--browser-arg=--fake-stderr-line=MARKER-launch-broke")
+	if code, _, _ := chrometest.HTTPDo(t, http.MethodGet, s.endpoint+"/json/version", ""); code != http.StatusServiceUnavailable {
+		t.Fatalf("a demand on a browser that exits at once: %d, want 503", code)
+	}
+	time.Sleep(200 * time.Millisecond) // the log lines are written
+	if n := strings.Count(s.stderr.String(), "MARKER-launch-broke"); n != 1 {
+		t.Fatalf("the launch failure was logged %d times, want once:\n%s", n, s.stderr.String())
 	}
 }
