@@ -41,6 +41,9 @@ func (ch Change) Apply(opts chrome.LaunchOptions, l Launcher) (chrome.LaunchOpti
 		}
 	}
 	if ch.Args != nil {
+		if err := chrome.CheckExtraArgs(ch.Args); err != nil {
+			return opts, err
+		}
 		opts.ExtraArgs = ch.Args
 	}
 	return opts, nil

@@ -1,6 +1,7 @@
 package chrome
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"strconv"
@@ -117,6 +118,23 @@ func SplitFlag(arg string) (name, value string, hasValue, ok bool) {
 	}
 	name, value, hasValue = strings.Cut(arg[2:], "=")
 	return name, value, hasValue, true
+}
+
+// CheckExtraArgs refuses extra browser arguments that would take the
+// browser out of cdpvisor's supervision, saying what to use instead.
+func CheckExtraArgs(args []string) error {
+	instead := map[string]string{
+		"user-data-dir":            "give the profile with cdpvisor's own --user-data-dir (user_data_dir in MCP)",
+		"remote-debugging-port":    "cdpvisor picks the browser's port; clients connect to the stable endpoint (--port)",
+		"remote-debugging-address": "the browser listens on loopback for cdpvisor alone; clients connect to the stable endpoint",
+		"remote-debugging-pipe":    "tools that need the pipe run `cdpvisor bridge` as their browser",
+	}
+	for _, a := range args {
+		if name, ok := flagName(a); ok && instead[name] != "" {
+			return fmt.Errorf("%s is cdpvisor's to set: %s", a, instead[name])
+		}
+	}
+	return nil
 }
 
 // flagName returns the name of a "--name[=value]" argument.
