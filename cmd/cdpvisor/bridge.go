@@ -22,7 +22,11 @@ import (
 // invoked by through a symlink (`cdpvisor bridge --install DIR` makes
 // DIR/chrome). Exit codes follow a browser's: 0 after a normal end, 1 on
 // an error (said on stderr).
-func runBridge(args []string, stderr io.Writer) error {
+func runBridge(args []string, stdout, stderr io.Writer) error {
+	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
+		fmt.Fprint(stdout, bridgeHelp)
+		return nil
+	}
 	a, err := bridge.ParseArgs(args, os.Getenv)
 	if err != nil {
 		return fmt.Errorf("bridge: %w", err)
@@ -71,6 +75,46 @@ func runBridge(args []string, stderr io.Writer) error {
 
 // resolveRealBrowser picks the browser to launch, never this executable
 // itself (installed as "chrome", it may be found as one).
+const bridgeHelp = `cdpvisor bridge: act as a Chrome executable for tools that insist on launching Chrome
+
+Usage:
+  cdpvisor bridge [chrome args…]
+  chrome [chrome args…]              (a symlink made by --install, called like a browser)
+  cdpvisor bridge --install DIR
+
+The tool starts the bridge as it would start Chrome. With --remote-debugging-pipe the bridge relays
+fds 3/4 (closing with its browser, as Chrome would); with --remote-debugging-port=N it serves that port
+with restart-resilient relays and prints the "DevTools listening on" line. A browser already running on
+the same --user-data-dir is reused (never stopped); otherwise one is launched, and stopped on exit when
+headless or on a temporary profile.
+
+Chrome's own flags it reads:
+  --remote-debugging-pipe             the JSON pipe on fds 3 and 4
+  --remote-debugging-port PORT        serve the tool on PORT (0 = any free port)
+  --remote-debugging-address ADDR     loopback only (127.0.0.1, localhost, ::1)
+  --remote-allow-origins ORIGINS      websocket Origins to allow, comma-separated
+  --user-data-dir DIR                 the profile: a browser already on it is reused
+  --headless[=new]                    headless (a headed browser on a profile is kept after exit)
+  --version                           print the real browser's version
+  anything else                       passed on to the browser
+
+The bridge's own flags:
+  --browser NAME|PATH                 the real browser to launch       env CDPVISOR_BROWSER
+  --bridge-port PORT                  the launched browser's own port  env CDPVISOR_BRIDGE_PORT
+  --coordinator                       use the running coordinator's endpoint instead of a browser of its own
+                                                                        env CDPVISOR_COORDINATOR=auto
+  --hang-timeout DURATION             a browser silent this long is killed as hung (default 10s, 0 disables)
+                                                                        env CDPVISOR_HANG_TIMEOUT
+  --install DIR                       create DIR/chrome, a symlink to this binary, and exit
+  --help                              this help
+Logs: env CDPVISOR_LOG_LEVEL, CDPVISOR_LOG_FORMAT.
+
+Examples:
+  npx chrome-devtools-mcp --executablePath="$(cdpvisor bridge --install ~/.local/cdpvisor)"
+  npx @playwright/mcp --executable-path ~/.local/cdpvisor/chrome
+  CDPVISOR_COORDINATOR=auto npx chrome-devtools-mcp --executablePath ~/.local/cdpvisor/chrome
+`
+
 func resolveRealBrowser(want string) (chrome.Browser, error) {
 	b, err := chrome.Resolve(chrome.HostSystem(), want)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 func runBrowsers(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("browsers", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	found := chrome.DetectWithVersions(context.Background(), chrome.HostSystem())

@@ -52,7 +52,11 @@ func waitReport(t *testing.T, endpoint string, ok func(state.Report) bool) state
 			return r
 		}
 		if time.Now().After(end) {
-			t.Fatalf("/health never became as expected: %+v", r)
+			var last any
+			if len(r.Instances) > 0 && r.Instances[0].LastExit != nil {
+				last = *r.Instances[0].LastExit
+			}
+			t.Fatalf("/health never became as expected: %+v (last exit %+v)", r, last)
 		}
 	}
 }
@@ -195,10 +199,10 @@ func TestHealthFlagsRefuseBadDurations(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"serve", "--hang-timeout", "abc"}, nil, `"abc" for flag -hang-timeout`},
+		{[]string{"serve", "--hang-timeout", "abc"}, nil, "--hang-timeout abc: not a duration"},
 		{[]string{"serve", "--hang-timeout=-1s"}, nil, "--hang-timeout -1s"},
 		{[]string{"mcp", "--idle-stop=-2m"}, nil, "--idle-stop -2m"},
-		{[]string{"serve"}, []string{"CDPVISOR_HANG_TIMEOUT=soon"}, `CDPVISOR_HANG_TIMEOUT="soon"`},
+		{[]string{"serve"}, []string{"CDPVISOR_HANG_TIMEOUT=soon"}, "CDPVISOR_HANG_TIMEOUT=soon: not a duration"},
 	} {
 		_, stderr, code := runCLI(t, c.env, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

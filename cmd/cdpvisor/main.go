@@ -8,25 +8,58 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version and commit are set at build time with
+// -ldflags "-X main.version=… -X main.commit=…".
+var (
+	version = "0.1.0-dev"
+	commit  = ""
+)
 
-const usage = `cdpvisor supervises Chromium-family browsers behind stable CDP endpoints.
+const usage = `cdpvisor: supervises Chromium-family browsers behind stable CDP endpoints, for AI agents and automation.
 
 Usage:
-  cdpvisor serve [flags]          run the supervisor with its stable endpoint (prints it on stdout)
-  cdpvisor mcp [flags]            the same supervisor plus an MCP server on stdin/stdout
-  cdpvisor browsers [--json]      list installed Chromium-family browsers
-  cdpvisor status [--json]        show running coordinators, their instances, browsers and ports
-  cdpvisor wrap [flags] -- CMD …  run a child MCP server against the running coordinator
-  cdpvisor bridge [chrome args…]  act as a Chrome executable for tools that launch one (pipe or port)
-  cdpvisor version                print the version
+  cdpvisor COMMAND [flags]
+
+Commands:
+  serve      run the supervisor in the foreground behind a stable CDP endpoint (prints it on stdout)
+  mcp        the same supervisor plus an MCP server on stdin/stdout, for AI hosts
+  wrap       run a child MCP server against the running coordinator: cdpvisor wrap -- CMD ARGS…
+  bridge     act as a Chrome executable for tools that launch one (pipe or port)
+  browsers   list the Chromium-family browsers installed here
+  status     show running coordinators, their instances, browsers and ports
+  version    print the version, commit and Go version (also --version, -v)
+
+Examples:
+  cdpvisor serve --port 9222
+  cdpvisor mcp
+  cdpvisor wrap -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}
+  cdpvisor status
 
 Run 'cdpvisor COMMAND --help' for a command's flags.
 `
+
+var commands = []string{"serve", "mcp", "wrap", "bridge", "browsers", "status", "version", "help"}
+
+// versionLine is what version, --version and -v print.
+func versionLine() string {
+	c := commit
+	if c == "" {
+		c = "unknown"
+		if info, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range info.Settings {
+				if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+					c = s.Value[:12]
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("cdpvisor %s (commit %s, %s %s/%s)", version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
 
 // exitError carries an exit code out of a command; usage errors are 2.
 type exitError struct {
@@ -85,15 +118,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "status":
 		err = runStatus(args[1:], stdout, stderr)
 	case "bridge":
-		err = runBridge(args[1:], stderr)
+		err = runBridge(args[1:], stdout, stderr)
 	case "watchdog":
 		err = runWatchdog(args[1:], stderr)
-	case "version", "--version":
-		fmt.Fprintln(stdout, version)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, versionLine())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
-		err = usageErr("unknown command %q; run 'cdpvisor help' for the list", args[0])
+		msg := fmt.Sprintf("unknown command %q", args[0])
+		if near := closest(strings.TrimLeft(args[0], "-"), commands); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		err = usageErr("%s; run 'cdpvisor help' for the list", msg)
 	}
 	if err == nil {
 		return 0

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -20,7 +18,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f.register(fs)
 	instancePorts := fs.String("instance-ports", "", "port range for extra instances, e.g. 3301-3399 (default: any free port)")
 	maxInstances := fs.Int("max-instances", 99, "most instances at once, the default one included")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	cfg, err := f.coordinatorConfig(stderr)
@@ -40,7 +38,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := stopOnSignal(cfg.Log, "stopping: ending the MCP session, stopping the browsers, removing the state files",
+		os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	ran := make(chan error, 1)
 	go func() { ran <- c.Run(ctx) }()

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -17,29 +15,31 @@ import (
 
 // supervisorFlags are the flags `serve` (and later `mcp`) share.
 type supervisorFlags struct {
-	port         int
-	browser      string
-	headless     bool
-	headed       bool
-	userDataDir  string
-	browserArgs  listFlag
-	allowOrigins listFlag
-	stateDir     string
-	logLevel     string
-	logFormat    string
-	hangTimeout  time.Duration
-	idleStop     time.Duration
+	port          int
+	browser       string
+	headless      bool
+	headed        bool
+	userDataDir   string
+	browserArgs   listFlag
+	allowOrigins  listFlag
+	stateDir      string
+	logLevel      string
+	logFormat     string
+	hangTimeout   time.Duration
+	idleStop      time.Duration
+	launchTimeout time.Duration
 }
 
 func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.port, "port", 0, "port of the stable endpoint on 127.0.0.1 (0 = any free port)")
-	fs.StringVar(&f.browser, "browser", "", "chrome, edge, chromium, brave, or a path to the executable (default: the first detected)")
+	fs.StringVar(&f.browser, "browser", "", "chrome, edge, chromium, brave, or a path to the executable (default: the first detected, see 'cdpvisor browsers')")
 	fs.BoolVar(&f.headless, "headless", false, "run the browser headless (the default)")
 	fs.BoolVar(&f.headed, "headed", false, "run the browser with a window")
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
-	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable)")
+	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable; in the env var one per line, or quoted as a shell would). Not --user-data-dir, --remote-debugging-*: cdpvisor owns those")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
 	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files, private to you: created 0700, refused if another user owns it or others may write to it")
+	fs.DurationVar(&f.launchTimeout, "launch-timeout", chrome.ReadyTimeout, "how long a launch may take to be ready (the DevTools line, then /json/version answering); a failed launch is retried with backoff")
 	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
 	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
@@ -50,6 +50,12 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.CoordinatorConfig, error) {
 	if f.headless && f.headed {
 		return actors.CoordinatorConfig{}, usageErr("--headless and --headed contradict each other; give one")
+	}
+	if f.launchTimeout <= 0 {
+		return actors.CoordinatorConfig{}, usageErr("--launch-timeout %s: want a positive duration, e.g. 15s", f.launchTimeout)
+	}
+	if err := chrome.CheckExtraArgs(f.browserArgs); err != nil {
+		return actors.CoordinatorConfig{}, usageErr("--browser-arg: %w", err)
 	}
 	if f.hangTimeout < 0 {
 		return actors.CoordinatorConfig{}, usageErr("--hang-timeout %s: want a duration of 0 (no hang detection) or more, e.g. 10s", f.hangTimeout)
@@ -77,7 +83,7 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	return actors.CoordinatorConfig{
 		Port: f.port,
 		Launch: chrome.LaunchOptions{
-			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs,
+			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs, ReadyTimeout: f.launchTimeout,
 		},
 		StateDir:     f.stateDir,
 		AllowOrigins: f.allowOrigins,
@@ -93,7 +99,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	var f supervisorFlags
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	f.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	cfg, err := f.coordinatorConfig(stderr)
@@ -104,7 +110,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopOnSignal(cfg.Log, "stopping: closing client connections, stopping the browsers, removing the state files",
+		os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	inst := c.Default()
 	cfg.Log.Info().Str("endpoint", inst.Proxy.Endpoint()).Str("instance", inst.ID).Str("browser", cfg.Launch.Browser.Path).

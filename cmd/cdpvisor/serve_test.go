@@ -158,7 +158,7 @@ func TestServeRejectsBadInput(t *testing.T) {
 		want string
 	}{
 		{"contradicting flags", nil, []string{"--headless", "--headed"}, 2, "contradict"},
-		{"unknown flag", nil, []string{"--nope"}, 2, "flag provided but not defined"},
+		{"unknown flag", nil, []string{"--nope"}, 2, "unknown flag --nope"},
 		{"bad log format", nil, []string{"--log-format", "xml"}, 2, "json or console"},
 		{"bad log level", nil, []string{"--log-level", "loud"}, 2, "--log-level"},
 		{"bad port", nil, []string{"--port", "70000"}, 2, "65535"},

@@ -16,7 +16,7 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	stateDir := fs.String("state-dir", state.DefaultDir(), "directory of the coordinator state files (exit 1 when every state file there is stale or corrupt)")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	list := state.Collect(context.Background(), *stateDir)

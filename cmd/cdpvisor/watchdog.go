@@ -22,7 +22,7 @@ func runWatchdog(args []string, stderr io.Writer) error {
 	fs.StringVar(&s.RemoveDir, "remove", "", "the launch's temporary directory")
 	fs.StringVar(&s.StateFile, "state-file", "", "the coordinator's state file")
 	fs.IntVar(&s.CoordinatorPID, "coordinator-pid", 0, "the coordinator's pid")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stderr); err != nil { // internal: its help goes to stderr
 		return err
 	}
 	if s.Browser.Pid <= 0 || s.Browser.UserDataDir == "" {

@@ -84,7 +84,7 @@ func wrap(args []string, stdout, stderr io.Writer) error {
 	flagArgs, command := splitCommand(args)
 	var f wrapFlags
 	fset := f.flagSet()
-	if err := parseFlags(fset, flagArgs, stderr); err != nil {
+	if err := parseFlags(fset, flagArgs, stdout); err != nil {
 		return err
 	}
 	if len(command) == 0 {

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// commandDoc is what a command's --help says besides its flags.
+type commandDoc struct {
+	purpose  string
+	usage    []string // after "cdpvisor "
+	about    string   // a paragraph or two
+	groups   []flagGroup
+	sections []section
+	examples []string
+}
+
+type flagGroup struct {
+	title string
+	flags []string
+}
+
+type section struct{ title, body string }
+
+// placeholders name the value a flag takes.
+var placeholders = map[string]string{
+	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
+	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION",
+	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID",
+	"timeout": "DURATION", "state": "FILE",
+}
+
+// shownDefaults replace defaults that depend on the machine, so help reads
+// the same everywhere.
+var shownDefaults = map[string]string{"state-dir": "$XDG_RUNTIME_DIR/cdpvisor, else $TMPDIR/cdpvisor-<uid>"}
+
+var (
+	endpointFlags = flagGroup{"Endpoint", []string{"port", "allow-origin", "state-dir"}}
+	browserFlags  = flagGroup{"Browser", []string{"browser", "headless", "headed", "user-data-dir", "browser-arg", "launch-timeout"}}
+	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop"}}
+	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
+)
+
+var docs = map[string]commandDoc{
+	"serve": {
+		purpose: "run the supervisor in the foreground behind a stable CDP endpoint",
+		usage:   []string{"serve [flags]"},
+		about: "Prints the endpoint (http://127.0.0.1:PORT) as the one line on stdout. The browser starts on the first\n" +
+			"request, is relaunched when it dies, and everything it started is removed when cdpvisor stops.",
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, logFlags},
+		examples: []string{
+			"cdpvisor serve --port 9222",
+			"cdpvisor serve --browser chrome --headed --user-data-dir ~/profiles/agent",
+			"cdpvisor serve --hang-timeout 30s --idle-stop 15m",
+			"CDPVISOR_BROWSER_ARG='--lang=fr \"--user-agent=My Agent\"' cdpvisor serve",
+		},
+	},
+	"mcp": {
+		purpose: "the supervisor plus an MCP server on stdin/stdout, for AI hosts",
+		usage:   []string{"mcp [flags]"},
+		about: "Speaks MCP on stdio (its lifecycle tools: coordinator_status, coordinator_launch_browser, …) and owns a\n" +
+			"stable CDP endpoint on loopback; exits when stdin closes or its host goes.",
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags,
+			{"Instances", []string{"instance-ports", "max-instances"}}, logFlags},
+		examples: []string{
+			`{"mcpServers": {"browser": {"command": "cdpvisor", "args": ["mcp"]}}}`,
+			"cdpvisor mcp --port 9222 --idle-stop 30m",
+			"cdpvisor mcp --instance-ports 3301-3399 --max-instances 5",
+		},
+	},
+	"wrap": {
+		purpose: "run a child MCP server against the running coordinator's endpoint",
+		usage:   []string{"wrap [flags] -- CMD ARGS…"},
+		about: "Finds the running coordinator (an explicit --state file; else the one started by the same parent, as\n" +
+			"an AI host starts both; else the most recent), fills the placeholders into CMD ARGS…, runs CMD with\n" +
+			"this process's stdin, stdout and stderr, passes SIGINT, SIGTERM and SIGHUP on, and exits with its code.",
+		groups: []flagGroup{
+			{"Wrap", []string{"instance", "timeout", "state", "state-dir", "standalone"}},
+			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "headless", "headed", "user-data-dir",
+				"browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
+			logFlags,
+		},
+		sections: []section{
+			{"Placeholders in CMD ARGS…", "{cdp_endpoint}  http://127.0.0.1:PORT, the stable endpoint (for --browserUrl, --cdp-endpoint)\n" +
+				"{cdp_port}      PORT\n" +
+				"{cdp_ws}        ws://127.0.0.1:PORT/devtools/browser, the browser websocket that survives restarts"},
+			{"Environment of the child", "CDP_ENDPOINT, CDP_PORT and CDP_WS, with the same values"},
+		},
+		examples: []string{
+			"cdpvisor wrap -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
+			"cdpvisor wrap -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
+			"cdpvisor wrap --instance inst_1732350000000_a1b2c3 -- node my-mcp.js --port {cdp_port}",
+			"cdpvisor wrap --standalone -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
+		},
+	},
+	"browsers": {
+		purpose: "list the Chromium-family browsers installed here",
+		usage:   []string{"browsers [--json]"},
+		groups:  []flagGroup{{"Output", []string{"json"}}},
+		examples: []string{
+			"cdpvisor browsers",
+			"cdpvisor browsers --json",
+		},
+	},
+	"status": {
+		purpose: "show running coordinators, their instances, browsers and ports",
+		usage:   []string{"status [--json] [--state-dir DIR]"},
+		about: "Asks each coordinator in the state dir how it is, without launching anything. Exits 1 when every\n" +
+			"state file it finds is stale or corrupt.",
+		groups: []flagGroup{{"Output", []string{"json", "state-dir"}}},
+		examples: []string{
+			"cdpvisor status",
+			"cdpvisor status --json | jq '.[0].instances[0].endpoint'",
+		},
+	},
+}
+
+// printHelp writes a command's help: purpose, usage, flags in groups with
+// placeholder, environment variable and default, sections, examples.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	doc := docs[fs.Name()]
+	fmt.Fprintf(w, "cdpvisor %s: %s\n\nUsage:\n", fs.Name(), doc.purpose)
+	for _, u := range doc.usage {
+		fmt.Fprintf(w, "  cdpvisor %s\n", u)
+	}
+	if doc.about != "" {
+		fmt.Fprintf(w, "\n%s\n", doc.about)
+	}
+	groups := doc.groups
+	if len(groups) == 0 { // a command without a doc (internal): every flag
+		var all []string
+		fs.VisitAll(func(f *flag.Flag) { all = append(all, f.Name) })
+		groups = []flagGroup{{"Flags", all}}
+	}
+	for _, g := range groups {
+		fmt.Fprintf(w, "\n%s:\n", g.title)
+		for _, name := range g.flags {
+			if f := fs.Lookup(name); f != nil {
+				printFlag(w, f)
+			}
+		}
+	}
+	for _, s := range doc.sections {
+		fmt.Fprintf(w, "\n%s:\n  %s\n", s.title, strings.ReplaceAll(s.body, "\n", "\n  "))
+	}
+	if len(doc.examples) > 0 {
+		fmt.Fprintf(w, "\nExamples:\n")
+		for _, e := range doc.examples {
+			fmt.Fprintf(w, "  %s\n", e)
+		}
+	}
+	fmt.Fprintf(w, "\nEvery flag can also be set by its environment variable; a flag given on the command line wins.\n")
+}
+
+func printFlag(w io.Writer, f *flag.Flag) {
+	left := "--" + f.Name
+	if p := placeholders[f.Name]; p != "" {
+		left += " " + p
+	}
+	fmt.Fprintf(w, "  %-26s %s\n", left, f.Usage)
+	meta := "env " + envName(f.Name)
+	def := f.DefValue
+	if s, ok := shownDefaults[f.Name]; ok {
+		def = s
+	}
+	if def != "" && def != "false" && def != "[]" {
+		meta += ", default " + def
+	}
+	fmt.Fprintf(w, "  %-26s %s\n", "", meta)
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+)
+
+var updateHelp = flag.Bool("update-help", false, "rewrite testdata/help/ from the commands' --help")
+
+// Each command's --help, compared with testdata/help/<command>.txt (go test
+// -run TestHelp -update-help rewrites them after a deliberate change).
+func TestHelpOfEachCommand(t *testing.T) {
+	dir := filepath.Join(chrometest.RepoRoot(), "testdata", "help")
+	for _, args := range [][]string{
+		{"--help"}, {"serve", "--help"}, {"mcp", "--help"}, {"wrap", "--help"}, {"bridge", "--help"},
+		{"browsers", "--help"}, {"status", "--help"},
+	} {
+		name := strings.TrimPrefix(args[0], "--")
+		t.Run(name, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, []string{"XDG_RUNTIME_DIR="}, args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+			golden := filepath.Join(dir, name+".txt")
+			if *updateHelp {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update-help to create it)", err)
+			}
+			if stdout != string(want) {
+				t.Fatalf("%v --help differs from %s:\n%s", args, golden, stdout)
+			}
+			if name != "help" && name != "bridge" {
+				for _, want := range []string{"Usage:", "Examples:", "env CDPVISOR_"} {
+					if !strings.Contains(stdout, want) {
+						t.Errorf("%v --help lacks %q", args, want)
+					}
+				}
+				if regexp.MustCompile(`(?m)^\s+-[a-z]`).MatchString(stdout) {
+					t.Errorf("%v --help shows a single-dash flag", args)
+				}
+			}
+		})
+	}
+}
+
+func TestVersionAndUnknownCommands(t *testing.T) {
+	for _, arg := range []string{"version", "--version", "-v"} {
+		out, _, code := runCLI(t, nil, arg)
+		if code != 0 || !regexp.MustCompile(`^cdpvisor \S+ \(commit \S+, go1\.\S+ \S+/\S+\)\n$`).MatchString(out) {
+			t.Fatalf("%s: exit %d, %q", arg, code, out)
+		}
+	}
+	_, stderr, code := runCLI(t, nil, "sevre")
+	if code != 2 || !strings.Contains(stderr, `did you mean "serve"?`) {
+		t.Fatalf("a misspelt command: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = runCLI(t, nil, "serve", "--prot", "3")
+	if code != 2 || !strings.Contains(stderr, "unknown flag --prot (did you mean --port?)") {
+		t.Fatalf("a misspelt flag: exit %d, %q", code, stderr)
+	}
+	for env, want := range map[string]string{
+		"CDPVISOR_PORT=abc":           "CDPVISOR_PORT=abc: not a port",
+		"CDPVISOR_HEADED=maybe":       "CDPVISOR_HEADED=maybe: not true or false",
+		"CDPVISOR_BROWSER_ARG='--a b": "CDPVISOR_BROWSER_ARG='--a b: unclosed ' quote",
+	} {
+		_, stderr, code := runCLI(t, []string{env}, "serve", "--browser", os.Args[0])
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, %q; want %q", env, code, stderr, want)
+		}
+	}
+	_, stderr, code = runCLI(t, nil, "serve", "--browser", os.Args[0], "--browser-arg=--remote-debugging-port=9333")
+	if code != 2 || !strings.Contains(stderr, "--port") {
+		t.Fatalf("a browser argument cdpvisor owns: exit %d, %q", code, stderr)
+	}
+}
+
+func TestBrowserArgEnvKeepsArgumentsWithSpaces(t *testing.T) {
+	for in, want := range map[string][]string{
+		`--lang=fr "--user-agent=My Agent"`:  {"--lang=fr", "--user-agent=My Agent"},
+		`--a='x y' --b=c\ d`:                 {"--a=x y", "--b=c d"},
+		"--user-agent=My Agent\n--lang=fr\n": {"--user-agent=My Agent", "--lang=fr"},
+		"":                                   nil,
+	} {
+		got, err := splitEnvList(in)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("splitEnvList(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// Logs on stderr that is not a terminal carry no escape sequences, and
+// their times are RFC 3339 with milliseconds; a signal is logged with what
+// happens next.
+func TestLogsForPipesAndSignals(t *testing.T) {
+	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir())
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	logs := s.stderr.String()
+	if strings.Contains(logs, "\x1b[") {
+		t.Fatalf("escape sequences in logs to a pipe:\n%q", logs)
+	}
+	if !regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d) INF serving`).MatchString(logs) {
+		t.Fatalf("no RFC 3339 millisecond time on the start line:\n%s", logs)
+	}
+	if !strings.Contains(logs, "received SIGTERM; stopping") {
+		t.Fatalf("the signal was not logged:\n%s", logs)
+	}
+}
