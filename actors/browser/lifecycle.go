@@ -68,12 +68,16 @@ func (r *browserRun) launched(m launchDone) {
 			r.startLaunch() // called off for a newer request
 			return
 		}
-		r.log.Warn().Err(m.err).Int("generation", m.gen).Msg("browser launch failed")
 		// A failed launch changes nothing that later launches use.
 		r.want, r.launchErr = nil, m.err.Error()
 		err := m.err
 		if len(r.stopWaiters) > 0 {
-			err = ErrStopped
+			err = ErrStopped // called off: nothing to hold demands back for
+			r.log.Warn().Err(m.err).Int("generation", m.gen).Msg("browser launch failed")
+		} else {
+			window := r.backoff.failed(m.err, r.launching, time.Now())
+			r.log.Warn().Err(m.err).Int("generation", m.gen).Int("failures", r.backoff.failures).Dur("backoff", window).
+				Time("nextLaunchAt", r.backoff.next).Msg("browser launch failed")
 		}
 		r.failWaiters(err)
 		r.answerStops(nil)
@@ -81,6 +85,7 @@ func (r *browserRun) launched(m launchDone) {
 	}
 	r.proc, r.facts, r.identity, r.startedAt = m.proc, m.proc.Describe(), m.identity, time.Now()
 	r.opts, r.launchErr = r.launching, ""
+	r.backoff.reset()
 	r.launches++
 	if !r.relaunch {
 		r.want = nil // settled; a newer request keeps its own

@@ -66,6 +66,10 @@ type Status struct {
 	// LastLaunchError is why the last launch failed, while no launch has
 	// succeeded since.
 	LastLaunchError string `json:"last_launch_error,omitempty"`
+	// NextLaunchAt, while the launch backoff holds demands back after
+	// failed launches, is when a demand launches again (an explicit launch
+	// or restart does at once).
+	NextLaunchAt *time.Time `json:"next_launch_at,omitempty"`
 	// Restarts counts the launches that worked after the first one.
 	Restarts int `json:"restarts"`
 }

@@ -28,7 +28,8 @@ type browserRun struct {
 	opts      chrome.LaunchOptions
 	want      *chrome.LaunchOptions
 	launching chrome.LaunchOptions
-	launchErr string // why the last launch failed, until one succeeds
+	launchErr string        // why the last launch failed, until one succeeds
+	backoff   launchBackoff // failed launches in a row: holds demands back for a while
 
 	gen          int
 	proc         Process
@@ -166,6 +167,12 @@ func (r *browserRun) ensure(reply chan launchResult) {
 		reply <- launchResult{ep: r.endpoint()}
 		return
 	}
+	if r.machine.Is(fsm.BrowserIdle) && r.backoff.holds(r.nextOptions(), time.Now()) {
+		err := r.backoff.error()
+		r.log.Debug().Dur("retryIn", err.RetryIn()).Int("failures", err.Failures).Msg("a demand within the launch backoff: answered with the last launch error")
+		reply <- launchResult{err: err}
+		return
+	}
 	r.waiters = append(r.waiters, reply)
 	switch r.machine.State() {
 	case fsm.BrowserIdle:
@@ -246,8 +253,12 @@ func (r *browserRun) status() Status {
 	}
 	if r.proc != nil {
 		started := r.startedAt
-		s.Browser, s.Headless = r.opts.Browser, r.opts.Headless
+		s.Browser, s.Headless = r.facts.Browser, r.opts.Headless // the version of what runs
 		s.Pid, s.UserDataDir, s.TempProfile, s.DebugPort, s.StartedAt = r.facts.Pid, r.facts.UserDataDir, r.facts.TempProfile, r.facts.Port, &started
+	}
+	if r.machine.Is(fsm.BrowserIdle) && r.backoff.holds(next, time.Now()) {
+		at := r.backoff.next
+		s.NextLaunchAt = &at
 	}
 	s.Restarts = max(r.launches-1, 0)
 	return s

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
@@ -101,6 +103,11 @@ func (p *Actor) browserUnavailable(w http.ResponseWriter, r *http.Request, err e
 	}
 	// The BrowserActor has logged why its launch failed: one fact, one line.
 	p.spec.Log.Debug().Err(err).Str("path", r.URL.Path).Msg("no browser for a request")
+	var backoff *browser.BackoffError
+	if errors.As(err, &backoff) {
+		// Within the launch backoff: say when a retry may launch again.
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(backoff.RetryIn().Seconds()))))
+	}
 	http.Error(w, "cdpvisor: the browser is not available: "+err.Error(), http.StatusServiceUnavailable)
 }
 
