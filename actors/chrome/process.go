@@ -186,7 +186,10 @@ func (p *Process) awaitReady(ctx context.Context, timeout time.Duration) error {
 	tick := time.NewTimer(0)
 	defer tick.Stop()
 	for {
-		if versionAnswers(ctx, p.HostPort) {
+		if v, ok := readProduct(ctx, p.HostPort); ok {
+			if v != "" {
+				p.Browser.Version = v // what runs, whatever the executable said before
+			}
 			return nil
 		}
 		if time.Since(started) > readyFastFor {

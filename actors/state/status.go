@@ -26,6 +26,8 @@ type InstanceStatus struct {
 	Port     int             `json:"port"`
 	Clients  int             `json:"clients"`
 	Browser  *browser.Status `json:"browser,omitempty"`
+	// UptimeSeconds is how long its browser has run (absent when none runs).
+	UptimeSeconds float64 `json:"uptime_seconds,omitempty"`
 }
 
 // Collect reads every state file and asks each live coordinator's
@@ -54,6 +56,9 @@ func Collect(ctx context.Context, dir string) []CoordinatorStatus {
 				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port}
 				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
 					is.Clients, is.Browser = h.Clients, h.Browser
+					if b := h.Browser; b != nil && b.StartedAt != nil && b.Pid != 0 {
+						is.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
+					}
 				}
 				c.Instances = append(c.Instances, is)
 			}

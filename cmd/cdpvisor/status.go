@@ -1,14 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -49,27 +53,74 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 
 func printStatus(stdout io.Writer, list []state.CoordinatorStatus) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "COORDINATOR\tINSTANCE\tENDPOINT\tBROWSER\tPID\tGENERATION\tCLIENTS")
+	fmt.Fprintln(tw, "COORDINATOR\tINSTANCE\tENDPOINT\tSTATE\tBROWSER\tMODE\tPROFILE\tPID\tUPTIME\tCLIENTS")
+	var notes []string
 	for _, c := range list {
 		who := fmt.Sprintf("pid %d", c.PID)
 		if c.PID == 0 {
 			who = filepath.Base(c.StateFile) // a corrupt file names no pid
 		}
 		if !c.Live {
-			fmt.Fprintf(tw, "%s\t-\t-\t%s\t\t\t\n", who, c.Problem)
+			notes = append(notes, fmt.Sprintf("%s: %s", who, c.Problem))
 			continue
 		}
 		for _, i := range c.Instances {
-			state, pid, gen := "?", "", ""
+			row := []string{who, i.ID, i.Endpoint, "?", "-", "-", "-", "-", "-", fmt.Sprint(i.Clients)}
 			if b := i.Browser; b != nil {
-				state = b.State
+				row[3], row[4], row[5], row[6] = b.State, browserName(b), mode(b.Headless), profile(b)
 				if b.Pid != 0 {
-					pid = fmt.Sprint(b.Pid)
+					row[7] = fmt.Sprint(b.Pid)
 				}
-				gen = fmt.Sprint(b.Generation)
+				if i.UptimeSeconds > 0 {
+					row[8] = (time.Duration(i.UptimeSeconds) * time.Second).String()
+				}
+				if b.LastLaunchError != "" {
+					notes = append(notes, fmt.Sprintf("%s: last launch failed: %s", i.ID, firstLine(b.LastLaunchError)))
+				} else if ex := b.LastExit; ex != nil && !ex.Planned {
+					notes = append(notes, fmt.Sprintf("%s: last exit: %s%s at %s", i.ID, ex.Cause, exitDetail(ex), ex.At.Local().Format(time.TimeOnly)))
+				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", who, i.ID, i.Endpoint, state, pid, gen, i.Clients)
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, n)
+	}
+	return nil
+}
+
+func browserName(b *browser.Status) string {
+	return strings.TrimSpace(cmp.Or(b.Browser.Name, string(b.Browser.Type)) + " " + b.Browser.Version)
+}
+
+func mode(headless bool) string {
+	if headless {
+		return "headless"
+	}
+	return "headed"
+}
+
+func profile(b *browser.Status) string {
+	if b.UserDataDir == "" || b.TempProfile {
+		return "temporary"
+	}
+	return b.UserDataDir
+}
+
+func exitDetail(ex *browser.ExitRecord) string {
+	switch {
+	case ex.Signal != "":
+		return " (" + ex.Signal + ")"
+	case ex.Code != nil:
+		return fmt.Sprintf(" (code %d)", *ex.Code)
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
