@@ -63,6 +63,9 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 		return
 	}
 	run.r.spec.Traffic.toBrowser(len(msg.B))
+	if run.trace {
+		run.traceFrame(toBrowser, h, int64(len(msg.B)))
+	}
 	if !h.HasID {
 		msg.Release()
 	}
@@ -115,6 +118,9 @@ func (run *relayRun) onBrowser(m readResult) {
 		run.close(websocket.CloseNormalClosure, "")
 	} else {
 		run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
+		if run.trace {
+			run.traceFrame(toClient, &h, int64(len(m.msg.B)))
+		}
 	}
 	m.msg.Release()
 }
@@ -142,6 +148,9 @@ func (run *relayRun) stream(m readResult) bool {
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
 	n := int64(len(m.msg.B)) + run.streamed.n
 	run.streamed.r = nil
+	if err == nil && run.trace {
+		run.traceFrame(toClient, &h, n) // its head is in the first bytes, still held
+	}
 	m.msg.Release()
 	if err == nil {
 		run.r.spec.Traffic.toClient(n)

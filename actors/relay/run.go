@@ -21,6 +21,7 @@ type relayRun struct {
 	ctx     context.Context
 	cancel  context.CancelFunc // ends a dial under way
 	log     zerolog.Logger
+	trace   bool // the logger logs at trace level: each forwarded frame's head is logged
 	machine *fsm.Machine
 
 	fromClient  chan readResult
@@ -69,7 +70,7 @@ type dialResult struct {
 func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	ctx, cancel := context.WithCancel(ctx)
 	run := &relayRun{
-		r: r, ctx: ctx, cancel: cancel, log: r.log,
+		r: r, ctx: ctx, cancel: cancel, log: r.log, trace: traceEnabled(r.log),
 		fromClient:     make(chan readResult),
 		fromBrowser:    make(chan readResult),
 		dialed:         make(chan dialResult),
@@ -148,4 +149,33 @@ func (run *relayRun) finish() {
 	run.queue, run.inflight = nil, nil
 	close(run.quit)
 	run.workers.Wait() // both ends are closed: their readers return
+}
+
+// traceEnabled says whether l logs trace events, decided once per relay so
+// that the forwarding path tests one bool: the logger's level and the
+// global level both let them through.
+func traceEnabled(l zerolog.Logger) bool {
+	return l.GetLevel() <= zerolog.TraceLevel && zerolog.GlobalLevel() <= zerolog.TraceLevel
+}
+
+// Frame directions, as the trace log names them.
+const (
+	toBrowser = "to_browser"
+	toClient  = "to_client"
+)
+
+// traceFrame logs one forwarded frame at trace level: its direction, the
+// head fields (id, method, sessionId) and its size. Never the payload.
+func (run *relayRun) traceFrame(direction string, h *transport.Head, size int64) {
+	ev := run.log.Trace().Str("direction", direction)
+	if h.HasID {
+		ev = ev.Int64("id", h.ID)
+	}
+	if len(h.Method) > 0 {
+		ev = ev.Bytes("method", h.Method)
+	}
+	if len(h.SessionID) > 0 {
+		ev = ev.Bytes("sessionId", h.SessionID)
+	}
+	ev.Int64("size", size).Msg("cdp frame")
 }
