@@ -92,7 +92,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("no browser for the bridge: %w", err)
 	}
 	cfg.Log.Info().Str("ownership", ep.Ownership).Str("userDataDir", ep.UserDataDir).Int("pid", ep.Pid).
-		Str("resolvedDebugPort", ep.DebugPort()).Msg("bridge connected to its browser")
+		Int("resolvedDebugPort", ep.DebugPort()).Msg("bridge connected to its browser")
 	switch {
 	case cfg.Pipe != nil:
 		return bridgePipe(ctx, cfg, source, ep, cancel)

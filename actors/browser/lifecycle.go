@@ -23,7 +23,11 @@ func (r *browserRun) startLaunch() {
 	r.cancelLaunch = cancel
 	gen, opts, launcher, log := r.gen, r.launching, r.a.spec.Launcher, r.log.With().Int("generation", r.gen).Logger()
 	r.go_(func() any {
-		proc, err := launcher.Start(ctx, opts, func(line string) { log.Debug().Str("stderr", line).Msg("browser") })
+		proc, err := launcher.Start(ctx, opts, func(line string) {
+			if line != "" {
+				log.Debug().Str("stderr", line).Msg("browser")
+			}
+		})
 		d := launchDone{gen: gen, proc: proc, err: err}
 		if err == nil {
 			d.identity = proc.Identity()

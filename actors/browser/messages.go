@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
@@ -22,14 +24,11 @@ type Endpoint struct {
 	Identity    chrome.BrowserIdentity // tells this browser from a later process with its pid
 }
 
-// DebugPort is the port of the browser's debugging endpoint ("" if unknown).
-func (e Endpoint) DebugPort() string {
-	for i := len(e.HostPort) - 1; i >= 0; i-- {
-		if e.HostPort[i] == ':' {
-			return e.HostPort[i+1:]
-		}
-	}
-	return ""
+// DebugPort is the port of the browser's debugging endpoint (0 if unknown).
+func (e Endpoint) DebugPort() int {
+	i := strings.LastIndexByte(e.HostPort, ':')
+	port, _ := strconv.Atoi(e.HostPort[i+1:])
+	return port
 }
 
 // Exit causes.

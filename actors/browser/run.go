@@ -67,7 +67,10 @@ func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
 	r.idle.Stop()
 	r.machine = fsm.NewBrowserMachine(func(t fsm.Transition) {
 		ev := r.log.Info().Str("machine", "browser").Str("event", t.Event).Str("from", t.From).Str("runtimeState", t.To).
-			Int("generation", r.gen).Str("ownership", r.ownership()).Str("userDataDir", r.profileDir())
+			Int("generation", r.gen).Str("ownership", r.ownership())
+		if dir := r.profileDir(); dir != "" { // "" until a launch makes the temporary one
+			ev = ev.Str("userDataDir", dir)
+		}
 		if r.proc != nil {
 			ev = ev.Int("pid", r.facts.Pid).Int("resolvedDebugPort", r.facts.Port)
 		}

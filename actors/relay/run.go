@@ -97,12 +97,22 @@ func (run *relayRun) logTransition(t fsm.Transition) {
 	if t.To == fsm.ConnConnected && t.From == fsm.ConnStarting {
 		lvl = zerolog.DebugLevel // every client connects: not news
 	}
-	run.log.WithLevel(lvl).Str("machine", "connection").Str("event", t.Event).Str("from", t.From).
-		Str("runtimeState", t.To).Str("transportMode", run.r.spec.Client.Mode()).Str("ownership", ep.Ownership).
-		Str("userDataDir", ep.UserDataDir).Str("resolvedDebugPort", ep.DebugPort()).Int("generation", ep.Generation).
-		Int("recoveryAttempt", run.attempt).Str("recoveryResult", run.result).Str("recoveryBootstrap", run.bootstrap).
-		Bool("shortCircuitBrowserClose", run.shortCircuit).Str("disconnectSignals", run.signals).
-		Msg("connection state")
+	ev := run.log.WithLevel(lvl).Str("machine", "connection").Str("event", t.Event).Str("from", t.From).
+		Str("runtimeState", t.To).Str("transportMode", run.r.spec.Client.Mode()).
+		Int("recoveryAttempt", run.attempt).Bool("shortCircuitBrowserClose", run.shortCircuit)
+	if run.link != nil {
+		ev = ev.Str("ownership", ep.Ownership).Str("userDataDir", ep.UserDataDir).Int("resolvedDebugPort", ep.DebugPort()).
+			Int("generation", ep.Generation)
+	}
+	// The seed's fields, each when it says something: no empty strings.
+	for _, f := range [...]struct{ key, val string }{
+		{"recoveryResult", run.result}, {"recoveryBootstrap", run.bootstrap}, {"disconnectSignals", run.signals},
+	} {
+		if f.val != "" {
+			ev = ev.Str(f.key, f.val)
+		}
+	}
+	ev.Msg("connection state")
 }
 
 func (run *relayRun) fire(event string) {

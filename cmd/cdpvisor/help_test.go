@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -116,5 +117,40 @@ func TestLogsForPipesAndSignals(t *testing.T) {
 	}
 	if !strings.Contains(logs, "received SIGTERM; stopping") {
 		t.Fatalf("the signal was not logged:\n%s", logs)
+	}
+}
+
+// JSON log lines carry numbers as numbers and no empty fields.
+func TestJSONLogsHaveNoEmptyFieldsAndNumericPorts(t *testing.T) {
+	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-format", "json", "--log-level", "debug")
+	cl := chrometest.DialCDP(t, strings.Replace(s.endpoint, "http", "ws", 1)+"/devtools/browser")
+	cl.Call(1, "Browser.getVersion", "", "")
+	cl.Conn.Close()
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	sawPort := false
+	for _, line := range lines(s.stderr.String()) {
+		if !strings.HasPrefix(line, "{") {
+			continue // the fake browser's own stderr lines are logged inside JSON; nothing else is printed
+		}
+		var fields map[string]any
+		if err := json.Unmarshal([]byte(line), &fields); err != nil {
+			t.Fatalf("a log line is not JSON: %q", line)
+		}
+		for k, v := range fields {
+			if v == "" {
+				t.Errorf("empty field %q in %s", k, line)
+			}
+		}
+		if p, ok := fields["resolvedDebugPort"]; ok {
+			if _, num := p.(float64); !num {
+				t.Errorf("resolvedDebugPort is not a number in %s", line)
+			}
+			sawPort = true
+		}
+	}
+	if !sawPort {
+		t.Fatal("no log line carried resolvedDebugPort")
 	}
 }
