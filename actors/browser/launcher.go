@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
@@ -27,6 +28,8 @@ type Process interface {
 	Identity() chrome.BrowserIdentity
 	// Exited is closed when the process has exited (or, attached, stopped answering).
 	Exited() <-chan struct{}
+	// WaitExit reports whether it exits within d (0: has it exited).
+	WaitExit(d time.Duration) bool
 	ExitStatus() chrome.ExitStatus
 	// Stop ends it (an attached one is only let go) and removes what its
 	// launch created; Detach lets it outlive cdpvisor. Kill ends a launched

@@ -236,7 +236,7 @@ func (r *browserRun) beginStop() {
 		if suspect {
 			wait = dyingGrace
 		}
-		died := exitedWithin(proc, wait)
+		died := proc.WaitExit(wait)
 		return stopDone{gen: gen, err: proc.Stop(), died: died}
 	})
 }
@@ -245,25 +245,6 @@ func (r *browserRun) beginStop() {
 // answering (Replace) waits for the process to be reaped first: a browser
 // killed from outside closes its sockets a moment before its exit is seen.
 const dyingGrace = 500 * time.Millisecond
-
-func exitedWithin(proc Process, d time.Duration) bool {
-	if d <= 0 {
-		select {
-		case <-proc.Exited():
-			return true
-		default:
-			return false
-		}
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-proc.Exited():
-		return true
-	case <-t.C:
-		return false
-	}
-}
 
 func (r *browserRun) stopped(m stopDone) {
 	pid, proc := r.facts.Pid, r.proc

@@ -270,11 +270,11 @@ func (p *Process) stop() error {
 		<-p.exited
 		return nil
 	}
-	if !p.waitExit(0) {
+	if !p.WaitExit(0) {
 		_ = endGroup(p.Pid, false)
-		if !p.waitExit(p.grace) {
+		if !p.WaitExit(p.grace) {
 			_ = endGroup(p.Pid, true)
-			if !p.waitExit(killWait) {
+			if !p.WaitExit(killWait) {
 				// Keep the profile: deleting it under a live process corrupts it.
 				return fmt.Errorf("browser pid %d did not exit after SIGKILL; its profile %s was kept", p.Pid, p.UserDataDir)
 			}
@@ -296,7 +296,8 @@ func (p *Process) stop() error {
 	return nil
 }
 
-func (p *Process) waitExit(d time.Duration) bool {
+// WaitExit reports whether the process exits within d (0: has it exited).
+func (p *Process) WaitExit(d time.Duration) bool {
 	if d == 0 {
 		select {
 		case <-p.exited:
