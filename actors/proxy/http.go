@@ -9,7 +9,11 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
+	"path"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +51,9 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// forwardHTTP relays a plain request to the browser and rewrites its answer.
+// forwardHTTP relays a plain request to the browser: /json answers with
+// their URLs rewritten to the endpoint, anything else (the DevTools
+// frontend Chromium serves under /devtools/) streamed on untouched.
 func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
 	if err != nil {
@@ -73,13 +79,19 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
-	for _, h := range []string{"Content-Type", "Cache-Control"} {
+	for _, h := range []string{"Content-Type", "Cache-Control", "Content-Security-Policy"} {
 		if v := resp.Header.Get(h); v != "" {
 			w.Header().Set(h, v)
 		}
 	}
-	if r.URL.Path == "/json/protocol" || r.URL.Path == "/json/protocol/" {
-		// 1.6 MB of schema without URLs in it: stream it untouched.
+	if !rewritten(r.URL.Path) {
+		// The frontend's scripts, styles, images and the 1.6 MB protocol
+		// schema: no URL of the browser's to rewrite. As they came, with
+		// their length when the browser said it (the client transport has
+		// undone any compression it asked for).
+		if resp.ContentLength >= 0 {
+			w.Header().Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+		}
 		w.WriteHeader(resp.StatusCode)
 		_, _ = io.Copy(w, resp.Body)
 		return
@@ -90,9 +102,85 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body = transport.RewriteHostPort(body, ep.HostPort, r.Host)
-	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	if bytes.Contains(body, []byte(`"devtoolsFrontendUrl"`)) {
+		body = p.frontendThroughEndpoint(r.Context(), body, ep, r.Host)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(resp.StatusCode)
-	_, _ = io.Copy(w, bytes.NewReader(body))
+	_, _ = w.Write(body)
+}
+
+// rewritten says whether the answer for path carries the browser's URLs:
+// the /json surface, but for the protocol schema.
+func rewritten(path string) bool {
+	if path == "/json/protocol" || path == "/json/protocol/" {
+		return false
+	}
+	return path == "/json" || strings.HasPrefix(path, "/json/")
+}
+
+// remoteFrontendHost serves the DevTools frontend of every Chromium
+// revision; Chromium 156 gives it as devtoolsFrontendUrl
+// (https://chrome-devtools-frontend.appspot.com/serve_rev/@REV/inspector.html?ws=…).
+// Opened as is, that frontend comes from the internet, and its websocket's
+// Origin is not the endpoint's (refused without --allow-origin).
+const remoteFrontendHost = "chrome-devtools-frontend.appspot.com"
+
+// devtoolsFrontendURL is a devtoolsFrontendUrl member of a /json answer.
+var devtoolsFrontendURL = regexp.MustCompile(`("devtoolsFrontendUrl"\s*:\s*")([^"\\]*)(")`)
+
+// frontendThroughEndpoint points each devtoolsFrontendUrl of a /json answer
+// at the frontend the browser serves itself, through the endpoint:
+// http://HOST/devtools/inspector.html?ws=HOST/devtools/page/ID, HOST being
+// the endpoint as the client named it. Its websocket then comes back to
+// the endpoint with the endpoint's own Origin. A relative URL (older
+// Chromium) is made absolute; the remote frontend's is replaced only when
+// the browser serves that page itself (a headless shell has no frontend
+// of its own); any other (--custom-devtools-frontend) is kept.
+func (p *Actor) frontendThroughEndpoint(ctx context.Context, body []byte, ep browser.Endpoint, host string) []byte {
+	served := map[string]bool{} // bundled frontend pages, asked once per answer
+	return devtoolsFrontendURL.ReplaceAllFunc(body, func(m []byte) []byte {
+		parts := devtoolsFrontendURL.FindSubmatch(m)
+		u, err := url.Parse(string(parts[2]))
+		if err != nil || (u.Query().Get("ws") == "" && u.Query().Get("wss") == "") {
+			return m
+		}
+		page, local := path.Base(u.Path), u.Path
+		switch {
+		case u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/devtools/"):
+		case u.Host == remoteFrontendHost && strings.HasSuffix(page, ".html"):
+			local = "/devtools/" + page
+			ok, asked := served[page]
+			if !asked {
+				ok = p.servesFrontend(ctx, ep, page)
+				served[page] = ok
+			}
+			if !ok {
+				return m
+			}
+		default:
+			return m
+		}
+		frontend := url.URL{Scheme: "http", Host: host, Path: local, RawQuery: u.RawQuery}
+		return slices.Concat(parts[1], []byte(frontend.String()), parts[3])
+	})
+}
+
+// servesFrontend says whether the browser serves the DevTools frontend page
+// /devtools/page itself.
+func (p *Actor) servesFrontend(ctx context.Context, ep browser.Endpoint, page string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+ep.HostPort+"/devtools/"+page, nil)
+	if err != nil {
+		return false
+	}
+	req.Host = ep.HostPort
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode == http.StatusOK
 }
 
 func (p *Actor) browserUnavailable(w http.ResponseWriter, r *http.Request, err error) {
