@@ -26,7 +26,11 @@ import (
 func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 	chromium := chrometest.Chromium(t)
 	clients := chrometest.ClientsDir(t)
-	s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir())
+	stateDir := t.TempDir()
+	if err := os.Chmod(stateDir, 0o700); err != nil { // private, as cdpvisor wants its state
+		t.Fatal(err)
+	}
+	s := startServe(t, nil, "--browser", chromium, "--state-dir", stateDir)
 	host := strings.TrimPrefix(s.endpoint, "http://")
 
 	const marker = "cdpvisor-frontend-probe"
