@@ -154,3 +154,21 @@ func TestJSONLogsHaveNoEmptyFieldsAndNumericPorts(t *testing.T) {
 		t.Fatal("no log line carried resolvedDebugPort")
 	}
 }
+
+// --log-level trace logs each CDP frame's head, never its payload.
+func TestTraceLevelLogsFrames(t *testing.T) {
+	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-format", "json", "--log-level", "trace")
+	cl := chrometest.DialCDP(t, strings.Replace(s.endpoint, "http", "ws", 1)+"/devtools/browser")
+	cl.Call(7, "Target.createTarget", `{"url":"data:text/html,TOP-SECRET"}`, "")
+	cl.Conn.Close()
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	logs := s.stderr.String()
+	if !regexp.MustCompile(`"level":"trace".*"direction":"to_browser".*"id":7.*"method":"Target.createTarget"`).MatchString(logs) {
+		t.Fatalf("no trace line for the frame:\n%s", logs)
+	}
+	if strings.Contains(logs, "TOP-SECRET") {
+		t.Fatal("a payload reached the logs")
+	}
+}

@@ -19,6 +19,9 @@ func newLogger(stderr io.Writer, level, format string) (zerolog.Logger, error) {
 		return zerolog.Nop(), usageErr("--log-level %q: want trace, debug, info, warn, error or disabled", level)
 	}
 	zerolog.TimeFieldFormat = logTime
+	if lvl < zerolog.GlobalLevel() {
+		zerolog.SetGlobalLevel(lvl) // the global level starts at debug: trace needs it lowered
+	}
 	var w io.Writer
 	switch format {
 	case "json":
