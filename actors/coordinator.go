@@ -105,7 +105,7 @@ func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
 	if cfg.Port == 0 {
 		if l, dead, ok := state.TakeOverPort(cfg.StateDir, os.Getppid(), proxy.Listen); ok {
 			cfg.Log.Info().Int("port", dead.Port).Int("deadPid", dead.PID).
-				Msg("took over the port of the coordinator that was killed before this one")
+				Msgf("took over the port %d of the dead coordinator pid %d: its clients' URL works again", dead.Port, dead.PID)
 			return l, nil
 		}
 	}

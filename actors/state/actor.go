@@ -100,6 +100,9 @@ func (a *Actor) remove() {
 		a.spec.Log.Warn().Err(err).Msg("remove state file")
 	}
 	pointer := filepath.Join(a.spec.Dir, PointerFile)
+	if !Mine(pointer) {
+		return // gone, or another user's: never ours to change
+	}
 	if s, err := Read(pointer); err != nil || s.PID != a.spec.State.PID || s.Port != a.spec.State.Port {
 		return // another coordinator's by now
 	}

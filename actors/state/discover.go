@@ -60,9 +60,8 @@ func Discover(ctx context.Context, o DiscoverOptions) (Target, error) {
 	deadline := start.Add(o.Timeout)
 	delay := 100 * time.Millisecond
 	if o.StateFile != "" {
-		if _, err := os.Stat(filepath.Dir(o.StateFile)); err != nil {
-			return Target{}, fmt.Errorf("the state file's directory %s: %w; 'cdpvisor status' shows the state files of running coordinators",
-				filepath.Dir(o.StateFile), err)
+		if err := checkStateFileDir(o.StateFile); err != nil {
+			return Target{}, err
 		}
 	}
 	first := true
@@ -80,8 +79,12 @@ func Discover(ctx context.Context, o DiscoverOptions) (Target, error) {
 		}
 		if first {
 			first = false
-			o.Log.Info().Str("searching", rep.searched).Str("instance", o.Instance).Dur("timeout", o.Timeout).
-				Msg("no running coordinator yet; waiting for one")
+			ev := o.Log.Info().Str("searching", rep.searched).Str("timeout", o.Timeout.String())
+			with := ""
+			if o.Instance != "" {
+				ev, with = ev.Str("instance", o.Instance), ", with instance "+o.Instance
+			}
+			ev.Msgf("no running coordinator yet; waiting for one (up to %s, in %s%s)", o.Timeout, rep.searched, with)
 		}
 		remaining := time.Until(deadline)
 		if remaining <= 0 || ctx.Err() != nil {
@@ -96,6 +99,24 @@ func Discover(ctx context.Context, o DiscoverOptions) (Target, error) {
 		}
 		delay = min(2*delay, time.Second)
 	}
+}
+
+// checkStateFileDir fails at once for an explicit state file whose
+// directory does not exist: no coordinator will write there in time.
+func checkStateFileDir(file string) error {
+	dir := filepath.Dir(file)
+	info, err := os.Stat(dir)
+	hint := fmt.Sprintf("coordinators write their state files in their --state-dir (by default %s): "+
+		"'cdpvisor status [--state-dir DIR]' lists them, or leave --state out to use the running one", DefaultDir())
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("state file %s: no such directory: %s; %s", file, dir, hint)
+	case err != nil:
+		return fmt.Errorf("state file %s: its directory: %w; %s", file, err, hint)
+	case !info.IsDir():
+		return fmt.Errorf("state file %s: %s is not a directory; %s", file, dir, hint)
+	}
+	return nil
 }
 
 func maxTime(a, b time.Time) time.Time {

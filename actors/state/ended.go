@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -32,7 +33,11 @@ const (
 )
 
 // RecordEnded adds a killed coordinator (its state file s) to dir's record.
+// A record another user owns is left alone (an error says so).
 func RecordEnded(dir string, s File) error {
+	if path := filepath.Join(dir, EndedFile); statErr(path) == nil && !Mine(path) {
+		return fmt.Errorf("%s belongs to another user: not ours to change", path)
+	}
 	list := readEnded(dir)
 	list = slices.DeleteFunc(list, func(e Ended) bool { return e.PID == s.PID || e.Port == s.Port })
 	list = append(list, Ended{Port: s.Port, PID: s.PID, PPID: s.PPID, EndedAt: time.Now().UTC()})

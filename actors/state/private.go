@@ -13,7 +13,8 @@ func DefaultDir() string { return defaultDir() }
 
 // PrepareDir makes dir ready for this user's state files: created 0700
 // when missing, and refused when it is not a directory, belongs to another
-// user or lets others in.
+// user or others may write to (Unix; on Windows the user's own
+// directories are private by their ACLs).
 func PrepareDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create the state directory %s (choose another with --state-dir): %w", dir, err)
@@ -22,8 +23,12 @@ func PrepareDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("the state directory %s: %w", dir, err)
 	}
-	if !info.IsDir() {
-		return fmt.Errorf("the state directory %s is not a directory; give one with --state-dir", dir)
+	switch {
+	case info.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("the state directory %s is a symbolic link; cdpvisor wants the directory itself (a link can be pointed elsewhere): "+
+			"give its real path with --state-dir, or remove the link", dir)
+	case !info.IsDir():
+		return fmt.Errorf("the state directory %s is not a directory; remove it, or give another with --state-dir", dir)
 	}
 	return checkPrivate(dir, info)
 }

@@ -11,30 +11,36 @@ import (
 )
 
 // defaultDir is private to the user: $XDG_RUNTIME_DIR/cdpvisor (a per-user
-// tmpfs on most Linux desktops), else cdpvisor-<uid> in the temp dir.
+// tmpfs on most Linux desktops), else cdpvisor-<uid> in the temp dir. An
+// XDG_RUNTIME_DIR that is not a directory of the user's own (su keeps the
+// caller's) is passed over: a state dir made in it as root would lock its
+// owner out.
 func defaultDir() string {
 	if run := os.Getenv("XDG_RUNTIME_DIR"); run != "" {
-		return filepath.Join(run, "cdpvisor")
+		if info, err := os.Stat(run); err == nil && info.IsDir() && ownedByMe(info) {
+			return filepath.Join(run, "cdpvisor")
+		}
 	}
 	return filepath.Join(os.TempDir(), "cdpvisor-"+strconv.Itoa(os.Geteuid()))
 }
 
-// checkPrivate refuses a state directory another user owns or may write
-// to: its files point clients at endpoints, so nobody else may plant one.
+// checkPrivate refuses a state directory another user owns or others may
+// write to: its files point clients at endpoints, so nobody else may plant,
+// rename or remove one. Read or search access for others is let be: the
+// files themselves are 0600 (WriteFileAtomic), so others see names only
+// (coordinator-<pid>.json), and a test's t.TempDir() is 0755.
 func checkPrivate(dir string, info os.FileInfo) error {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return nil
 	}
 	if uid := os.Geteuid(); int(st.Uid) != uid {
-		return fmt.Errorf("the state directory %s belongs to uid %d, not to you (uid %d); cdpvisor keeps its state private: "+
-			"give a directory of your own with --state-dir (or CDPVISOR_STATE_DIR)", dir, st.Uid, uid)
+		return fmt.Errorf("the state directory %s belongs to uid %d, not to you (uid %d); cdpvisor keeps its state in a directory of your own: "+
+			"remove it (as its owner or root) if nothing uses it, or give another with --state-dir (or CDPVISOR_STATE_DIR)", dir, st.Uid, uid)
 	}
-	// Others able to write there could plant a state file pointing wrapped
-	// MCP servers at their own endpoint.
 	if perm := info.Mode().Perm(); perm&0o022 != 0 {
 		return fmt.Errorf("the state directory %s has mode %04o: other users may plant state files there; cdpvisor keeps its state private (0700): "+
-			"run chmod 700 %s, remove it, or give another with --state-dir", dir, perm, dir)
+			"run chmod 700 %s, remove it, or give another with --state-dir (or CDPVISOR_STATE_DIR)", dir, perm, dir)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 )
 
@@ -17,7 +19,7 @@ type CoordinatorStatus struct {
 	StateFile string           `json:"state_file"`
 	Live      bool             `json:"live"`
 	Problem   string           `json:"problem,omitempty"` // why it is not live
-	Instances []InstanceStatus `json:"instances"`
+	Instances []InstanceStatus `json:"instances"`         // [] when it is not live
 }
 
 type InstanceStatus struct {
@@ -33,14 +35,23 @@ type InstanceStatus struct {
 // Collect reads every state file and asks each live coordinator's
 // instances how they are (health answers never launch a browser).
 func Collect(ctx context.Context, dir string) []CoordinatorStatus {
-	var out []CoordinatorStatus
-	for _, p := range stateFiles(dir, nil) { // another user's are not ours to show
+	return CollectLogged(ctx, dir, zerolog.Nop())
+}
+
+// CollectLogged is Collect telling log, at debug level, of the state files
+// it ignores because another user owns them.
+func CollectLogged(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorStatus {
+	out := []CoordinatorStatus{} // [] for none, never null
+	foreign := func(p string) {
+		log.Debug().Str("path", p).Msg("ignoring a state file another user owns")
+	}
+	for _, p := range stateFiles(dir, foreign) { // another user's are not ours to show
 		s, err := Read(p)
 		if err != nil {
-			out = append(out, CoordinatorStatus{StateFile: p, Problem: "corrupt state file: " + err.Error()})
+			out = append(out, CoordinatorStatus{StateFile: p, Problem: "corrupt state file: " + err.Error(), Instances: []InstanceStatus{}})
 			continue
 		}
-		c := CoordinatorStatus{PID: s.PID, PPID: s.PPID, StartedAt: s.StartedAt, Version: s.Version, StateFile: p}
+		c := CoordinatorStatus{PID: s.PID, PPID: s.PPID, StartedAt: s.StartedAt, Version: s.Version, StateFile: p, Instances: []InstanceStatus{}}
 		cand := &candidate{target: Target{Path: p, State: s, Port: s.Port}}
 		checkCandidate(ctx, cand)
 		switch {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,11 +20,20 @@ import (
 func runStatus(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
-	stateDir := fs.String("state-dir", state.DefaultDir(), "directory of the coordinator state files (exit 1 when every state file there is stale or corrupt)")
+	stateDir := fs.String("state-dir", state.DefaultDir(), "directory of the coordinator state files; exit status 0 when a coordinator there is live "+
+		"or there is no state file, 1 when every state file there is stale or corrupt (state files another user owns are ignored)")
+	// Not in the help's groups (help.go): --log-level debug names the
+	// state files ignored because another user owns them.
+	logLevel := fs.String("log-level", "info", "trace, debug, info, warn, error or disabled")
+	logFormat := fs.String("log-format", "console", "json or console (logs go to stderr)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	list := state.Collect(context.Background(), *stateDir)
+	log, err := newLogger(stderr, *logLevel, *logFormat)
+	if err != nil {
+		return err
+	}
+	list := state.CollectLogged(context.Background(), *stateDir, log)
 	live := 0
 	for _, c := range list {
 		if c.Live {
@@ -31,9 +41,6 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		if list == nil {
-			list = []state.CoordinatorStatus{} // [] for none, never null
-		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(list); err != nil {
@@ -53,7 +60,9 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 
 func printStatus(stdout io.Writer, list []state.CoordinatorStatus) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "COORDINATOR\tINSTANCE\tENDPOINT\tSTATE\tBROWSER\tMODE\tPROFILE\tPID\tUPTIME\tCLIENTS")
+	if slices.ContainsFunc(list, func(c state.CoordinatorStatus) bool { return c.Live }) { // no empty table
+		fmt.Fprintln(tw, "COORDINATOR\tINSTANCE\tENDPOINT\tSTATE\tBROWSER\tMODE\tPROFILE\tPID\tUPTIME\tCLIENTS")
+	}
 	var notes []string
 	for _, c := range list {
 		who := fmt.Sprintf("pid %d", c.PID)
