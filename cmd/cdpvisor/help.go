@@ -109,7 +109,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"status [--json] [--state-dir DIR]"},
 		about: "Asks each coordinator in the state dir how it is, without launching anything. Exits 1 when every\n" +
 			"state file it finds is stale or corrupt.",
-		groups: []flagGroup{{"Output", []string{"json", "state-dir"}}},
+		groups: []flagGroup{{"Output", []string{"json", "state-dir"}}, logFlags},
 		examples: []string{
 			"cdpvisor status",
 			"cdpvisor status --json | jq '.[0].instances[0].endpoint'",
