@@ -6,7 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +26,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // mcpHarness is a coordinator on the fake browser with an in-process
@@ -41,12 +48,14 @@ func newMCPHarness(t *testing.T, fakeArgs ...string) *mcpHarness {
 }
 
 // newMCPHarnessOn is the harness with a coordinator launching as launch says.
-func newMCPHarnessOn(t *testing.T, launch chrome.LaunchOptions) *mcpHarness {
+func newMCPHarnessOn(t *testing.T, launch chrome.LaunchOptions, configure ...func(*actors.CoordinatorConfig)) *mcpHarness {
 	t.Helper()
 	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.InfoLevel)
-	c, err := actors.NewCoordinator(actors.CoordinatorConfig{
-		Launch: launch, StateDir: t.TempDir(), MaxInstances: 3, Version: version, Log: log,
-	})
+	cfg := actors.CoordinatorConfig{Launch: launch, StateDir: t.TempDir(), MaxInstances: 3, Version: version, Log: log}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	c, err := actors.NewCoordinator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +91,53 @@ func newMCPHarnessOn(t *testing.T, launch chrome.LaunchOptions) *mcpHarness {
 	return h
 }
 
-// call invokes a tool; wantError says whether an isError result is expected.
+// call invokes a tool; wantError says whether an isError result is
+// expected. It returns the readable text (the first text item) and the
+// structured content; a result with structured content must carry it as
+// JSON text too (the second text item), and an error must name its tool
+// and never a command-line flag.
 func (h *mcpHarness) call(name string, args map[string]any, wantError bool) (string, map[string]any) {
+	h.t.Helper()
+	res := h.callResult(name, args)
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	if len(texts) == 0 {
+		h.t.Fatalf("%s %v: no text content", name, args)
+	}
+	text := texts[0]
+	if res.IsError != wantError {
+		h.t.Fatalf("%s %v: isError=%v, want %v: %s", name, args, res.IsError, wantError, strings.Join(texts, "\n"))
+	}
+	if res.IsError {
+		if !strings.HasPrefix(text, name+": ") && !strings.HasPrefix(text, name+" ") {
+			h.t.Errorf("%s %v: the error %q does not name its tool", name, args, text)
+		}
+		if strings.Contains(text, "--") {
+			h.t.Errorf("%s %v: the error %q names a command-line flag", name, args, text)
+		}
+		return text, nil
+	}
+	var data map[string]any
+	if res.StructuredContent == nil {
+		h.t.Fatalf("%s %v: no structured content: %s", name, args, text)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &data); err != nil {
+		h.t.Fatalf("%s %v: structured content is not an object: %s", name, args, raw)
+	}
+	var fromText map[string]any
+	if len(texts) != 2 || json.Unmarshal([]byte(texts[1]), &fromText) != nil || !reflect.DeepEqual(fromText, data) {
+		h.t.Errorf("%s %v: the second text item is not the structured content as JSON: %q", name, args, texts[1:])
+	}
+	return text, data
+}
+
+// callResult invokes a tool and returns its result as the client got it.
+func (h *mcpHarness) callResult(name string, args map[string]any) *mcp.CallToolResult {
 	h.t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = name, args
@@ -93,21 +147,7 @@ func (h *mcpHarness) call(name string, args map[string]any, wantError bool) (str
 	if err != nil {
 		h.t.Fatalf("%s: protocol error %v", name, err)
 	}
-	var text string
-	for _, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			text += tc.Text
-		}
-	}
-	if res.IsError != wantError {
-		h.t.Fatalf("%s %v: isError=%v, want %v: %s", name, args, res.IsError, wantError, text)
-	}
-	var data map[string]any
-	if res.StructuredContent != nil {
-		raw, _ := json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(raw, &data)
-	}
-	return text, data
+	return res
 }
 
 func (h *mcpHarness) defaultState() actors.InstanceStatus {
@@ -328,5 +368,317 @@ func TestMCPLaunchReportsProgress(t *testing.T) {
 	}
 	if n := count(); n < 2 {
 		t.Fatalf("%d progress notifications, want at least 2 (launching, ready)", n)
+	}
+}
+
+// listTools is tools/list as the client got it, each tool as JSON.
+func (h *mcpHarness) listTools() map[string]map[string]any {
+	h.t.Helper()
+	res, err := h.client.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, tool := range res.Tools {
+		raw, err := json.Marshal(tool)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			h.t.Fatal(err)
+		}
+		out[tool.Name] = m
+	}
+	return out
+}
+
+// The annotations say what each tool does to the world, as the MCP spec
+// defines them: only the two read-only tools are read-only, stop, restart
+// and browser_instance (close) are destructive, none reaches beyond this
+// machine, and every tool has a title.
+func TestMCPToolAnnotations(t *testing.T) {
+	h := newMCPHarness(t)
+	tools := h.listTools()
+	want := map[string]struct{ readOnly, destructive, idempotent bool }{
+		"coordinator_list_browsers":   {true, false, true},
+		"coordinator_status":          {true, false, true},
+		"coordinator_launch_browser":  {false, false, false},
+		"coordinator_stop_browser":    {false, true, true},
+		"coordinator_restart_browser": {false, true, false},
+		"browser_instance":            {false, true, false},
+	}
+	if len(tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(tools), len(want))
+	}
+	for name, w := range want {
+		tool, ok := tools[name]
+		if !ok {
+			t.Errorf("no tool %s", name)
+			continue
+		}
+		ann, _ := tool["annotations"].(map[string]any)
+		got := map[string]any{"readOnlyHint": w.readOnly, "destructiveHint": w.destructive, "idempotentHint": w.idempotent, "openWorldHint": false}
+		for hint, v := range got {
+			if ann[hint] != v {
+				t.Errorf("%s: %s = %v, want %v", name, hint, ann[hint], v)
+			}
+		}
+		if title, _ := tool["title"].(string); title == "" || ann["title"] != title {
+			t.Errorf("%s: title %q, annotations.title %v: want the same title in both", name, tool["title"], ann["title"])
+		}
+	}
+}
+
+// Every input schema refuses other keys, describes every property, makes
+// action an enum whose values are each described, and lets id and instance
+// be a string or a number.
+func TestMCPToolSchemas(t *testing.T) {
+	h := newMCPHarness(t)
+	refs := 0
+	for name, tool := range h.listTools() {
+		schema, _ := tool["inputSchema"].(map[string]any)
+		if schema["type"] != "object" || schema["additionalProperties"] != false {
+			t.Errorf("%s: schema %v: want an object with additionalProperties false", name, schema)
+		}
+		if d, _ := tool["description"].(string); d == "" {
+			t.Errorf("%s: no description", name)
+		}
+		props, _ := schema["properties"].(map[string]any)
+		for pname, p := range props {
+			p, _ := p.(map[string]any)
+			desc, _ := p["description"].(string)
+			if len(desc) < 20 {
+				t.Errorf("%s.%s: description %q", name, pname, desc)
+			}
+			if pname == "id" || pname == "instance" {
+				refs++
+				types, _ := p["type"].([]any)
+				if !slices.Contains(types, any("string")) || !(slices.Contains(types, any("integer")) || slices.Contains(types, any("number"))) {
+					t.Errorf("%s.%s: type %v, want a string or a number", name, pname, p["type"])
+				}
+				if !strings.Contains(desc, "port") || !strings.Contains(desc, "number") {
+					t.Errorf("%s.%s: description %q does not say it takes a port as a number", name, pname, desc)
+				}
+			}
+		}
+		if name != "browser_instance" {
+			continue
+		}
+		action, _ := props["action"].(map[string]any)
+		if fmt.Sprint(action["enum"]) != "[new list get close]" {
+			t.Errorf("action enum %v", action["enum"])
+		}
+		desc, _ := action["description"].(string)
+		for _, v := range []string{"new =", "list =", "get =", "close ="} {
+			if !strings.Contains(desc, v) {
+				t.Errorf("action description %q does not describe %q", desc, v)
+			}
+		}
+		if fmt.Sprint(schema["required"]) != "[action]" {
+			t.Errorf("required %v, want [action]", schema["required"])
+		}
+		if port, _ := props["port"].(map[string]any); port["type"] != "integer" {
+			t.Errorf("port schema %v", port)
+		}
+	}
+	if refs != 4 { // launch, stop, restart: instance; browser_instance: id
+		t.Errorf("%d id/instance properties, want 4", refs)
+	}
+}
+
+// id and instance take an instance id or an endpoint port, as a string or
+// a number, in every tool that takes one.
+func TestMCPInstanceByNumberOrString(t *testing.T) {
+	h := newMCPHarness(t)
+	_, created := h.call("browser_instance", map[string]any{"action": "new"}, false)
+	id := created["id"].(string)
+	port := int(created["port"].(float64))
+	for _, ref := range []any{id, port, float64(port), fmt.Sprint(port), " " + id + " "} {
+		if text, data := h.call("browser_instance", map[string]any{"action": "get", "id": ref}, false); data["id"] != id || !strings.Contains(text, id) {
+			t.Fatalf("get %#v: %s %v", ref, text, data)
+		}
+	}
+	// The lifecycle tools on that instance, by number and by string.
+	_, launched := h.call("coordinator_launch_browser", map[string]any{"instance": port}, false)
+	if launched["instance"] != id {
+		t.Fatalf("launch by port %d launched %v", port, launched["instance"])
+	}
+	_, restarted := h.call("coordinator_restart_browser", map[string]any{"instance": id, "force": true}, false)
+	if restarted["instance"] != id || restarted["generation"] != float64(2) {
+		t.Fatalf("restart by id: %v", restarted)
+	}
+	if _, stopped := h.call("coordinator_stop_browser", map[string]any{"instance": port}, false); stopped["instance"] != id {
+		t.Fatalf("stop by port: %v", stopped)
+	}
+	if def := h.defaultState(); def.Browser.Generation != 0 {
+		t.Fatalf("the default instance was touched: %+v", def.Browser)
+	}
+	// The default one by its port as a number.
+	defPort := h.c.Default().Proxy.Port()
+	if _, data := h.call("coordinator_launch_browser", map[string]any{"instance": defPort}, false); data["instance"] != h.c.Default().ID {
+		t.Fatalf("launch by the default port: %v", data)
+	}
+	h.call("browser_instance", map[string]any{"action": "close", "id": float64(port)}, false)
+	h.call("browser_instance", map[string]any{"action": "get", "id": id}, true)
+	// Numbers that are no port, and values that are no reference.
+	for _, bad := range []any{1.5, 0, -3, 70000, true, []any{"x"}, map[string]any{"id": id}} {
+		text, _ := h.call("coordinator_stop_browser", map[string]any{"instance": bad}, true)
+		if !strings.Contains(text, `"instance"`) || !strings.Contains(text, "endpoint port") {
+			t.Errorf("instance %#v: %s", bad, text)
+		}
+	}
+	// null is as if it were left out: the default instance.
+	if _, data := h.call("coordinator_stop_browser", map[string]any{"instance": nil}, false); data["instance"] != h.c.Default().ID {
+		t.Fatalf("instance null: %v", data)
+	}
+}
+
+// Every tool refuses a key it does not know, naming it and the keys it
+// accepts.
+func TestMCPUnknownArgumentsRefused(t *testing.T) {
+	h := newMCPHarness(t)
+	accepts := map[string][]string{
+		"coordinator_list_browsers":   nil,
+		"coordinator_status":          nil,
+		"coordinator_launch_browser":  {"browser", "headless", "user_data_dir", "args", "instance"},
+		"coordinator_stop_browser":    {"instance"},
+		"coordinator_restart_browser": {"force", "instance"},
+		"browser_instance":            {"action", "id", "browser", "headless", "port"},
+	}
+	for tool, names := range accepts {
+		text, _ := h.call(tool, map[string]any{"action": "list", "bogus": 1, "instanceId": "x"}, true)
+		if tool == "browser_instance" {
+			if !strings.Contains(text, `"bogus"`) || !strings.Contains(text, `"instanceId"`) {
+				t.Errorf("%s: %q does not name both unknown keys", tool, text)
+			}
+		} else if !strings.Contains(text, `"bogus"`) {
+			t.Errorf("%s: %q does not name the unknown key", tool, text)
+		}
+		if names == nil && !strings.Contains(text, "takes no arguments") {
+			t.Errorf("%s: %q does not say it takes no arguments", tool, text)
+		}
+		for _, n := range names {
+			if !strings.Contains(text, n) {
+				t.Errorf("%s: %q does not list %s", tool, text, n)
+			}
+		}
+	}
+	if st := h.defaultState(); st.Browser.Generation != 0 {
+		t.Fatalf("a refused call launched: %+v", st.Browser)
+	}
+}
+
+// Errors speak MCP: the tool, the argument to pass next, never a flag
+// (call checks every error for "--" and its tool's name).
+func TestMCPErrorsSpeakMCP(t *testing.T) {
+	h := newMCPHarness(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	defPort := h.c.Default().Proxy.Port()
+	cases := []struct {
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"browser_instance", map[string]any{"action": "new", "port": busyPort},
+			[]string{fmt.Sprintf("browser_instance new: port %d is in use; pass another port, or leave port out for a free one", busyPort)}},
+		{"browser_instance", map[string]any{"action": "new", "port": defPort},
+			[]string{fmt.Sprintf("port %d is the endpoint of %s", defPort, h.c.Default().ID), "leave port out"}},
+		{"browser_instance", map[string]any{"action": "new", "port": 0}, []string{"port 0", "from 1 to 65535", "leave port out"}},
+		{"browser_instance", map[string]any{"action": "new", "port": "9333"}, []string{`argument "port" must be an integer from 1 to 65535, not a string`}},
+		{"browser_instance", map[string]any{"action": "new", "id": "x"}, []string{"browser_instance new: id is for get and close", "new takes browser, headless and port"}},
+		{"browser_instance", map[string]any{"action": "list", "port": 9333}, []string{"browser_instance list: port is for new", "list takes no other argument"}},
+		{"browser_instance", map[string]any{"action": "get", "headless": true, "id": "x"}, []string{"headless is for new", "get takes id"}},
+		{"browser_instance", map[string]any{}, []string{"browser_instance: action is required: new, list, get or close"}},
+		{"browser_instance", map[string]any{"action": 3}, []string{`argument "action" must be a string: new, list, get or close, not a number`}},
+		{"browser_instance", map[string]any{"action": "close"}, []string{"browser_instance close: needs id"}},
+		{"browser_instance", map[string]any{"action": "close", "id": defPort}, []string{"default instance", "coordinator_stop_browser"}},
+		{"browser_instance", map[string]any{"action": "get", "id": 1}, []string{"browser_instance get: unknown instance", "pass id as one of those ids or ports"}},
+		{"coordinator_stop_browser", map[string]any{"instance": "inst_nope"}, []string{"unknown instance", "pass instance as one of those ids or ports, or leave instance out"}},
+		{"coordinator_launch_browser", map[string]any{"user_data_dir": notDir}, []string{"not a directory", "leave user_data_dir out"}},
+		{"coordinator_launch_browser", map[string]any{"args": []any{"--user-data-dir=/tmp/x"}}, []string{`browser switch "user-data-dir" in args`, "pass the profile as user_data_dir"}},
+		{"coordinator_launch_browser", map[string]any{"args": []any{"--remote-debugging-port=9"}}, []string{"stable endpoint (see coordinator_status)"}},
+		{"coordinator_launch_browser", map[string]any{"args": "--lang=de"}, []string{`argument "args" must be an array of strings, not a string`}},
+		{"coordinator_launch_browser", map[string]any{"browser": "/nonexistent/chrome"}, []string{"not an executable"}},
+		{"coordinator_restart_browser", map[string]any{"force": "yes"}, []string{`argument "force" must be a boolean`}},
+	}
+	for _, c := range cases {
+		text, _ := h.call(c.tool, c.args, true)
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s %v: %q does not say %q", c.tool, c.args, text, w)
+			}
+		}
+	}
+	// The coordinator's instance limit (3 here).
+	h.call("browser_instance", map[string]any{"action": "new"}, false)
+	h.call("browser_instance", map[string]any{"action": "new"}, false)
+	text, _ := h.call("browser_instance", map[string]any{"action": "new"}, true)
+	for _, w := range []string{"browser_instance new: already 3 instances are open", "maximum this coordinator allows", "browser_instance close"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the limit: %q does not say %q", text, w)
+		}
+	}
+}
+
+// coordinator_status is `cdpvisor status --json` for this coordinator:
+// the same fields, the same values.
+func TestMCPStatusIsStatusJSON(t *testing.T) {
+	h := newMCPHarness(t)
+	h.call("browser_instance", map[string]any{"action": "new"}, false)
+	h.call("coordinator_launch_browser", nil, false)
+	res := h.callResult("coordinator_status", nil)
+	raw, _ := json.Marshal(res.StructuredContent)
+	var got state.CoordinatorStatus
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("structured content %s is not a state.CoordinatorStatus: %v", raw, err)
+	}
+	var list []state.CoordinatorStatus
+	for _, c := range state.Collect(context.Background(), filepath.Dir(h.c.StatePath())) {
+		if c.PID == os.Getpid() {
+			list = append(list, c)
+		}
+	}
+	if len(list) != 1 {
+		t.Fatalf("status --json sees %d coordinators of this process", len(list))
+	}
+	want := list[0]
+	if got.PID != want.PID || got.PPID != want.PPID || !got.StartedAt.Equal(want.StartedAt) || got.Version != want.Version ||
+		got.StateFile != want.StateFile || got.Live != want.Live || !got.Live || len(got.Instances) != 2 || len(want.Instances) != 2 {
+		t.Fatalf("coordinator_status %+v\nstatus --json %+v", got, want)
+	}
+	for i := range got.Instances {
+		g, w := got.Instances[i], want.Instances[i]
+		if g.ID != w.ID || g.Endpoint != w.Endpoint || g.Port != w.Port || g.Clients != w.Clients ||
+			g.Browser == nil || w.Browser == nil || g.Browser.State != w.Browser.State || g.Browser.Pid != w.Browser.Pid {
+			t.Errorf("instance %d: coordinator_status %+v, status --json %+v", i, g, w)
+		}
+	}
+	if got.Instances[0].Browser.State != "running" || got.Instances[0].UptimeSeconds < 0 {
+		t.Errorf("default instance %+v", got.Instances[0])
+	}
+	// Both carry the same keys.
+	var gotKeys, wantKeys map[string]any
+	_ = json.Unmarshal(raw, &gotKeys)
+	wantRaw, _ := json.Marshal(want)
+	_ = json.Unmarshal(wantRaw, &wantKeys)
+	if fmt.Sprint(slices.Sorted(maps.Keys(gotKeys))) != fmt.Sprint(slices.Sorted(maps.Keys(wantKeys))) {
+		t.Errorf("keys %v, status --json %v", slices.Sorted(maps.Keys(gotKeys)), slices.Sorted(maps.Keys(wantKeys)))
+	}
+	text, _ := h.call("coordinator_status", nil, false)
+	if !strings.Contains(text, fmt.Sprintf("coordinator pid %d", os.Getpid())) || !strings.Contains(text, h.c.StatePath()) ||
+		strings.Count(text, "inst_") != 2 {
+		t.Errorf("readable status %q", text)
 	}
 }

@@ -5,7 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -14,6 +20,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // newMCPServer wires the coordinator's lifecycle tools. Handlers are thin:
@@ -34,58 +41,132 @@ func newMCPServer(c *actors.Coordinator, log zerolog.Logger) *server.MCPServer {
 			"Playwright/Puppeteer connect to the endpoint of coordinator_status; the browser starts on first use "+
 			"and is relaunched when it dies. Do not restart it at the first error: retry the call first."),
 	)
-	t := tools{c: c, log: log}
-	instanceArg := mcp.WithString("instance", mcp.Description("instance id (inst_…) or its endpoint port; default: the default instance"))
-	s.AddTool(mcp.NewTool("coordinator_list_browsers",
-		mcp.WithDescription("List the Chromium-family browsers installed on this machine (Chrome, Edge, Chromium, Brave)."),
-		mcp.WithReadOnlyHintAnnotation(true)), t.listBrowsers)
-	s.AddTool(mcp.NewTool("coordinator_status",
-		mcp.WithDescription("Show each instance: its stable CDP endpoint, browser state, type, version, pid, generation, clients, uptime and last exit."),
-		mcp.WithReadOnlyHintAnnotation(true)), t.status)
-	s.AddTool(mcp.NewTool("coordinator_launch_browser",
-		mcp.WithDescription("Launch the browser now, or switch it to another browser or options. The endpoint stays the same; connected clients are asked to reconnect (close code 1012)."),
-		mcp.WithString("browser", mcp.Description("chrome, edge, chromium, brave, or a path to the executable")),
-		mcp.WithBoolean("headless", mcp.Description("run headless (default: as configured)")),
-		mcp.WithString("user_data_dir", mcp.Description("profile directory; empty for a fresh temporary profile")),
-		mcp.WithArray("args", mcp.Description("extra browser arguments"), mcp.WithStringItems()),
-		instanceArg), t.launch)
-	s.AddTool(mcp.NewTool("coordinator_stop_browser",
-		mcp.WithDescription("Stop the browser. The endpoint stays; the next client request launches a browser again."),
-		mcp.WithDestructiveHintAnnotation(true), instanceArg), t.stop)
-	s.AddTool(mcp.NewTool("coordinator_restart_browser",
-		mcp.WithDescription("Stop and relaunch the browser with the options of its last launch. Refused for a healthy browser started seconds ago unless force is true: retry the failing call first."),
-		mcp.WithBoolean("force", mcp.Description("restart even a browser that just started")),
-		mcp.WithDestructiveHintAnnotation(true), instanceArg), t.restart)
-	s.AddTool(mcp.NewTool("browser_instance",
-		mcp.WithDescription("Manage more browsers, each behind its own stable endpoint: new, list, get (by id or port), close."),
-		mcp.WithString("action", mcp.Required(), mcp.Enum("new", "list", "get", "close")),
-		mcp.WithString("id", mcp.Description("instance id or endpoint port (get, close)")),
-		mcp.WithString("browser", mcp.Description("browser for a new instance: chrome, edge, chromium, brave, or a path")),
-		mcp.WithBoolean("headless", mcp.Description("headless for a new instance (default: as configured)")),
-		mcp.WithNumber("port", mcp.Description("endpoint port for a new instance (default: from --instance-ports, else any free port)"))), t.instance)
+	t := tools{c: c, log: log, started: time.Now().UTC()}
+	handlers := map[string]server.ToolHandlerFunc{
+		"coordinator_list_browsers":   t.listBrowsers,
+		"coordinator_status":          t.status,
+		"coordinator_launch_browser":  t.launch,
+		"coordinator_stop_browser":    t.stop,
+		"coordinator_restart_browser": t.restart,
+		"browser_instance":            t.instance,
+	}
+	for _, d := range toolDefs {
+		s.AddTool(d.tool(), handlers[d.name])
+	}
 	return s
 }
 
+// instanceParam is the lifecycle tools' choice of instance.
+var instanceParam = param{name: "instance", want: refWant, schema: refSchema(
+	`Which instance: its id ("inst_…") or its endpoint port, as a string or a number (e.g. "inst_…", 9222 or "9222"). ` +
+		"Leave out for the default instance.")}
+
+// toolDefs are the tools (tools/list gives them sorted by name).
+var toolDefs = []toolDef{{
+	name: "coordinator_list_browsers", title: "List installed browsers",
+	description: "List the Chromium-family browsers installed on this machine (Chrome, Edge, Chromium, Brave) with their " +
+		"type, version and path; pass one as browser to coordinator_launch_browser or browser_instance new.",
+	readOnly: true, idempotent: true,
+}, {
+	name: "coordinator_status", title: "Coordinator status",
+	description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable CDP " +
+		"endpoint, port, connected clients, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
+	readOnly: true, idempotent: true,
+}, {
+	name: "coordinator_launch_browser", title: "Launch or switch the browser",
+	description: "Launch an instance's browser now, or switch it to another browser or options. The endpoint stays the same; " +
+		"connected clients are asked to reconnect (close code 1012). Arguments left out keep the browser's current options.",
+	params: []param{
+		{name: "browser", want: "a string: chrome, edge, chromium, brave, or a path", schema: map[string]any{"type": "string",
+			"description": "chrome, edge, chromium, brave, or a path to the browser executable (coordinator_list_browsers shows what is installed). Leave out to keep the current browser."}},
+		{name: "headless", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
+			"description": "true: no window; false: a visible window. Leave out to keep the current mode."}},
+		{name: "user_data_dir", want: "a string: a profile directory, or \"\" for a temporary profile", schema: map[string]any{"type": "string",
+			"description": `Profile directory to use (created if missing); "" for a fresh temporary profile, removed when the browser stops. Leave out to keep the current profile.`}},
+		{name: "args", want: "an array of strings", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+			"description": `Extra browser command-line switches, e.g. ["--lang=de"]; they replace the previous extra switches. ` +
+				"Not --user-data-dir or --remote-debugging-*: cdpvisor sets those. Leave out to keep the current ones."}},
+		instanceParam,
+	},
+}, {
+	name: "coordinator_stop_browser", title: "Stop the browser",
+	description: "Stop an instance's browser; its clients are disconnected. The endpoint stays; the next client request launches a browser again.",
+	params:      []param{instanceParam},
+	destructive: true, idempotent: true,
+}, {
+	name: "coordinator_restart_browser", title: "Restart the browser",
+	description: "Stop and relaunch an instance's browser with the options of its last launch; clients are asked to reconnect (close code 1012). " +
+		"Refused for a healthy browser started seconds ago unless force is true: retry the failing call first.",
+	params: []param{
+		{name: "force", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
+			"description": "true: restart even a healthy browser that started seconds ago (refused otherwise, to stop restart loops). Default false."}},
+		instanceParam,
+	},
+	destructive: true,
+}, {
+	name: "browser_instance", title: "Manage browser instances",
+	description: "Manage more browsers, each behind its own stable endpoint: new, list, get (by id or port), close.",
+	params: []param{
+		{name: "action", want: "a string: new, list, get or close", schema: map[string]any{"type": "string", "enum": instanceActions,
+			"description": "What to do. new = create an instance with its own browser and stable endpoint (takes browser, headless, port; " +
+				"its browser starts on the first request); list = every instance with its endpoint and browser, the default one first; " +
+				"get = one instance (takes id); close = stop an instance's browser and remove its endpoint (takes id; the default instance cannot be closed)."}},
+		{name: "id", want: refWant, schema: refSchema(`For get and close: the instance's id ("inst_…") or its endpoint port, ` +
+			`as a string or a number (e.g. "inst_…", 9333 or "9333").`)},
+		{name: "browser", want: "a string: chrome, edge, chromium, brave, or a path", schema: map[string]any{"type": "string",
+			"description": "For new: chrome, edge, chromium, brave, or a path to the browser executable. Default: the coordinator's browser."}},
+		{name: "headless", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
+			"description": "For new: true for no window, false for a visible one. Default: as the coordinator is configured."}},
+		{name: "port", want: "an integer from 1 to 65535", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 65535,
+			"description": "For new: the endpoint's port on 127.0.0.1. Leave out for a free port (from the coordinator's instance port range when it has one)."}},
+	},
+	required:    []string{"action"},
+	destructive: true, // close
+}}
+
+var instanceActions = []string{"new", "list", "get", "close"}
+
+// instanceArgs says which arguments besides action each action takes.
+var instanceArgs = map[string][]string{"new": {"browser", "headless", "port"}, "list": nil, "get": {"id"}, "close": {"id"}}
+
+func toolDefByName(name string) (toolDef, bool) {
+	for _, d := range toolDefs {
+		if d.name == name {
+			return d, true
+		}
+	}
+	return toolDef{}, false
+}
+
 type tools struct {
-	c   *actors.Coordinator
-	log zerolog.Logger
+	c       *actors.Coordinator
+	log     zerolog.Logger
+	started time.Time // when its state file cannot be read
 }
 
-// result is data for the model as structured content plus readable text.
+// result is data for the model: structured content, a readable text, and
+// the same data as JSON text for clients that ignore structured content.
+// Every tool answers so; data is always an object (a list is wrapped:
+// {"instances": [...]}).
 func result(data any, text string) (*mcp.CallToolResult, error) {
-	return mcp.NewToolResultStructured(data, text), nil
+	res := mcp.NewToolResultStructured(data, text)
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return nil, err
+	}
+	res.Content = append(res.Content, mcp.NewTextContent(string(raw)))
+	return res, nil
 }
 
-// failure is an error the model should read and act on.
-func failure(err error) (*mcp.CallToolResult, error) {
-	return mcp.NewToolResultError(err.Error()), nil
-}
-
-func (t tools) listBrowsers(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (t tools) listBrowsers(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	const tool = "coordinator_list_browsers"
+	if _, err := bind(req, &struct{}{}); err != nil {
+		return toolError(tool, err)
+	}
 	found := chrome.DetectWithVersions(ctx, chrome.HostSystem())
 	if len(found) == 0 {
 		_, err := chrome.Resolve(chrome.HostSystem(), "")
-		return failure(err)
+		return toolError(tool, err)
 	}
 	var b strings.Builder
 	for _, br := range found {
@@ -94,59 +175,136 @@ func (t tools) listBrowsers(ctx context.Context, _ mcp.CallToolRequest) (*mcp.Ca
 	return result(map[string]any{"browsers": found}, b.String())
 }
 
-func (t tools) status(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (t tools) status(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	const tool = "coordinator_status"
+	if _, err := bind(req, &struct{}{}); err != nil {
+		return toolError(tool, err)
+	}
 	st, err := t.c.Status(ctx)
 	if err != nil {
-		return failure(err)
+		return toolError(tool, err)
 	}
+	cs := t.coordinatorStatus(st)
 	var b strings.Builder
-	for _, is := range st {
-		fmt.Fprintf(&b, "%s: endpoint %s, browser %s", is.ID, is.Endpoint, is.Browser.State)
-		if is.Browser.Pid != 0 {
-			fmt.Fprintf(&b, " (pid %d, generation %d, up %s)", is.Browser.Pid, is.Browser.Generation, is.Uptime)
-		}
-		fmt.Fprintf(&b, ", %d client(s), %s %s", is.Clients, is.Browser.Browser.Type, is.Browser.Browser.Version)
-		if ex := is.Browser.LastExit; ex != nil {
-			fmt.Fprintf(&b, ", last exit: %s", ex.Cause)
-		}
-		b.WriteString("\n")
+	fmt.Fprintf(&b, "coordinator pid %d (cdpvisor %s), started %s, state file %s\n",
+		cs.PID, cs.Version, cs.StartedAt.Local().Format(time.DateTime), cs.StateFile)
+	for i, is := range st {
+		b.WriteString(instanceLine(is, i == 0))
 	}
-	return result(map[string]any{"instances": st}, b.String())
+	return result(cs, b.String())
+}
+
+// coordinatorStatus is this coordinator as `cdpvisor status --json` shows
+// it (state.CoordinatorStatus), from the coordinator itself.
+func (t tools) coordinatorStatus(st []actors.InstanceStatus) state.CoordinatorStatus {
+	cs := state.CoordinatorStatus{
+		PID: os.Getpid(), PPID: os.Getppid(), StartedAt: t.started, Version: version,
+		StateFile: t.c.StatePath(), Live: true, Instances: make([]state.InstanceStatus, 0, len(st)),
+	}
+	// The coordinator keeps its start time, parent and version in its
+	// state file; status --json reads them there too.
+	if f, err := state.Read(cs.StateFile); err == nil && f.PID == cs.PID {
+		cs.PPID, cs.StartedAt, cs.Version = f.PPID, f.StartedAt, f.Version
+	}
+	for _, is := range st {
+		cs.Instances = append(cs.Instances, instanceStatus(is))
+	}
+	return cs
+}
+
+// instanceStatus is an instance as `cdpvisor status --json` shows it.
+func instanceStatus(is actors.InstanceStatus) state.InstanceStatus {
+	b := is.Browser
+	out := state.InstanceStatus{ID: is.ID, Endpoint: is.Endpoint, Port: is.Port, Clients: is.Clients, Browser: &b}
+	if b.StartedAt != nil && b.Pid != 0 {
+		out.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
+	}
+	return out
+}
+
+// instanceLine is an instance in a line of text.
+func instanceLine(is actors.InstanceStatus, isDefault bool) string {
+	var b strings.Builder
+	b.WriteString(is.ID)
+	if isDefault {
+		b.WriteString(" (default)")
+	}
+	fmt.Fprintf(&b, ": endpoint %s, browser %s", is.Endpoint, is.Browser.State)
+	if is.Browser.Pid != 0 {
+		fmt.Fprintf(&b, " (pid %d, generation %d, up %s)", is.Browser.Pid, is.Browser.Generation, is.Uptime)
+	}
+	fmt.Fprintf(&b, ", %d client(s), %s %s", is.Clients, is.Browser.Browser.Type, is.Browser.Browser.Version)
+	if ex := is.Browser.LastExit; ex != nil {
+		fmt.Fprintf(&b, ", last exit: %s", ex.Cause)
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 func (t tools) launch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	const tool = "coordinator_launch_browser"
 	var args struct {
 		Browser     *string  `json:"browser"`
 		Headless    *bool    `json:"headless"`
 		UserDataDir *string  `json:"user_data_dir"`
 		Args        []string `json:"args"`
-		Instance    string   `json:"instance"`
+		Instance    any      `json:"instance"`
 	}
-	if err := bind(req, &args); err != nil {
-		return failure(err)
+	if _, err := bind(req, &args); err != nil {
+		return toolError(tool, err)
 	}
-	ep, err := t.c.LaunchBrowser(ctx, args.Instance, browser.Change{
+	ref, err := instanceRef("instance", args.Instance)
+	if err != nil {
+		return toolError(tool, err)
+	}
+	ep, err := t.c.LaunchBrowser(ctx, ref, browser.Change{
 		Browser: args.Browser, Headless: args.Headless, UserDataDir: args.UserDataDir, Args: args.Args,
 	}, progressOf(ctx, req))
+	if errors.Is(err, actors.ErrUnknownInstance) {
+		return refError(tool, "instance", err)
+	}
 	if err != nil {
-		return failure(fmt.Errorf("launch failed: %w", err))
+		return toolErrorf(tool, "launch failed: %w", err)
 	}
 	return endpointResult(ep, "launched")
 }
 
 func (t tools) stop(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	inst, err := t.c.StopBrowser(ctx, req.GetString("instance", ""))
-	if err != nil {
-		return failure(err)
+	const tool = "coordinator_stop_browser"
+	var args struct {
+		Instance any `json:"instance"`
 	}
-	return result(map[string]any{"instance": inst.ID, "state": "idle"},
+	if _, err := bind(req, &args); err != nil {
+		return toolError(tool, err)
+	}
+	ref, err := instanceRef("instance", args.Instance)
+	if err != nil {
+		return toolError(tool, err)
+	}
+	inst, err := t.c.StopBrowser(ctx, ref)
+	if err != nil {
+		return refError(tool, "instance", err)
+	}
+	return result(map[string]any{"instance": inst.ID, "endpoint": inst.Proxy.Endpoint(), "state": "idle"},
 		fmt.Sprintf("stopped the browser of %s; %s stays up and the next request launches a browser again", inst.ID, inst.Proxy.Endpoint()))
 }
 
 func (t tools) restart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	ep, err := t.c.RestartBrowser(ctx, req.GetString("instance", ""), req.GetBool("force", false), progressOf(ctx, req))
+	const tool = "coordinator_restart_browser"
+	var args struct {
+		Force    bool `json:"force"`
+		Instance any  `json:"instance"`
+	}
+	if _, err := bind(req, &args); err != nil {
+		return toolError(tool, err)
+	}
+	ref, err := instanceRef("instance", args.Instance)
 	if err != nil {
-		return failure(err)
+		return toolError(tool, err)
+	}
+	ep, err := t.c.RestartBrowser(ctx, ref, args.Force, progressOf(ctx, req))
+	if err != nil {
+		return refError(tool, "instance", err)
 	}
 	return endpointResult(ep, "restarted")
 }
@@ -170,91 +328,114 @@ func endpointResult(r actors.Relaunched, did string) (*mcp.CallToolResult, error
 }
 
 func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	tool := "browser_instance"
 	var args struct {
 		Action   string   `json:"action"`
-		ID       string   `json:"id"`
+		ID       any      `json:"id"`
 		Browser  *string  `json:"browser"`
 		Headless *bool    `json:"headless"`
 		Port     *float64 `json:"port"`
 	}
-	if err := bind(req, &args); err != nil {
-		return failure(err)
+	given, err := bind(req, &args)
+	if err != nil {
+		return toolError(tool, err)
+	}
+	takes, ok := instanceArgs[args.Action]
+	switch {
+	case args.Action == "":
+		return toolErrorf(tool, "action is required: new, list, get or close")
+	case !ok:
+		return toolErrorf(tool, "unknown action %q: want new, list, get or close", args.Action)
+	}
+	tool += " " + args.Action
+	for _, name := range []string{"id", "browser", "headless", "port"} {
+		if given[name] && !slices.Contains(takes, name) {
+			what := "takes no other argument"
+			if len(takes) > 0 {
+				what = "takes " + joinAnd(takes)
+			}
+			return toolErrorf(tool, "%s is for %s, not %s; %s %s", name, instanceArgFor(name), args.Action, args.Action, what)
+		}
 	}
 	switch args.Action {
 	case "new":
-		return t.newInstance(ctx, args.Browser, args.Headless, args.Port)
+		return t.newInstance(ctx, tool, args.Browser, args.Headless, args.Port)
 	case "list":
 		st, err := t.c.Status(ctx)
 		if err != nil {
-			return failure(err)
+			return toolError(tool, err)
 		}
+		list := make([]state.InstanceStatus, 0, len(st))
 		var b strings.Builder
-		for _, is := range st {
-			fmt.Fprintf(&b, "%s %s (%s)\n", is.ID, is.Endpoint, is.Browser.State)
+		for i, is := range st {
+			list = append(list, instanceStatus(is))
+			b.WriteString(instanceLine(is, i == 0))
 		}
-		return result(map[string]any{"instances": st}, b.String())
-	case "get", "close":
-		if args.ID == "" {
-			return failure(fmt.Errorf("browser_instance %s needs id: an instance id (inst_…) or its endpoint port", args.Action))
-		}
-		if args.Action == "close" {
-			inst, err := t.c.CloseInstance(ctx, args.ID)
-			if err != nil {
-				return failure(err)
-			}
-			return result(map[string]any{"closed": inst.ID}, fmt.Sprintf("closed %s; its endpoint %s is gone", inst.ID, inst.Proxy.Endpoint()))
-		}
-		inst, err := t.c.Instance(ctx, args.ID)
-		if err != nil {
-			return failure(err)
-		}
-		for _, is := range mustStatus(ctx, t.c) {
-			if is.ID == inst.ID {
-				return result(is, fmt.Sprintf("%s: endpoint %s, browser %s", is.ID, is.Endpoint, is.Browser.State))
-			}
-		}
-		return failure(fmt.Errorf("instance %s closed meanwhile", inst.ID))
+		return result(map[string]any{"instances": list}, b.String())
 	}
-	return failure(fmt.Errorf("unknown action %q: want new, list, get or close", args.Action))
+	// get, close
+	if !given["id"] {
+		return toolErrorf(tool, "needs id: an instance id (\"inst_…\") or its endpoint port, e.g. 9333; browser_instance list shows them")
+	}
+	ref, err := instanceRef("id", args.ID)
+	if err != nil {
+		return toolError(tool, err)
+	}
+	if args.Action == "close" {
+		inst, err := t.c.CloseInstance(ctx, ref)
+		if err != nil {
+			return refError(tool, "id", err)
+		}
+		return result(map[string]any{"closed": inst.ID, "endpoint": inst.Proxy.Endpoint()},
+			fmt.Sprintf("closed %s; its endpoint %s is gone", inst.ID, inst.Proxy.Endpoint()))
+	}
+	inst, err := t.c.Instance(ctx, ref)
+	if err != nil {
+		return refError(tool, "id", err)
+	}
+	st, err := t.c.Status(ctx)
+	if err != nil {
+		return toolError(tool, err)
+	}
+	for i, is := range st {
+		if is.ID == inst.ID {
+			return result(instanceStatus(is), instanceLine(is, i == 0))
+		}
+	}
+	return toolErrorf(tool, "instance %s was closed meanwhile", inst.ID)
 }
 
-func (t tools) newInstance(ctx context.Context, b *string, headless *bool, port *float64) (*mcp.CallToolResult, error) {
+// instanceArgFor names the actions an argument of browser_instance is for.
+func instanceArgFor(name string) string {
+	if name == "id" {
+		return "get and close"
+	}
+	return "new"
+}
+
+func (t tools) newInstance(ctx context.Context, tool string, b *string, headless *bool, port *float64) (*mcp.CallToolResult, error) {
 	req := actors.InstanceRequest{Change: browser.Change{Browser: b, Headless: headless}}
 	if port != nil {
-		if *port < 1 || *port > 65535 || *port != float64(int(*port)) {
-			return failure(fmt.Errorf("port %v: want an integer from 1 to 65535", *port))
+		if *port < 1 || *port > 65535 || *port != math.Trunc(*port) {
+			return toolErrorf(tool, "port %v: want an integer from 1 to 65535, or leave port out for a free one", *port)
 		}
 		req.Port = int(*port)
 	}
 	inst, err := t.c.NewInstance(ctx, req)
-	if err != nil {
-		return failure(err)
+	switch {
+	case err == nil:
+	case req.Port != 0 && errors.Is(err, syscall.EADDRINUSE):
+		if other, lookup := t.c.Instance(ctx, strconv.Itoa(req.Port)); lookup == nil {
+			return toolErrorf(tool, "port %d is the endpoint of %s already; use that instance, or pass another port, or leave port out for a free one", req.Port, other.ID)
+		}
+		return toolErrorf(tool, "port %d is in use; pass another port, or leave port out for a free one", req.Port)
+	case req.Port != 0 && strings.HasPrefix(err.Error(), "listen on "):
+		return toolErrorf(tool, "%w; pass another port, or leave port out for a free one", err)
+	default:
+		return toolError(tool, err)
 	}
 	data := map[string]any{"id": inst.ID, "endpoint": inst.Proxy.Endpoint(), "port": inst.Proxy.Port(), "ws": inst.Proxy.BrowserWS()}
 	return result(data, fmt.Sprintf("created %s with endpoint %s (its browser starts on the first request)", inst.ID, inst.Proxy.Endpoint()))
-}
-
-func mustStatus(ctx context.Context, c *actors.Coordinator) []actors.InstanceStatus {
-	st, _ := c.Status(ctx)
-	return st
-}
-
-// bind decodes the arguments, saying which one is wrong.
-func bind(req mcp.CallToolRequest, v any) error {
-	raw, err := json.Marshal(req.GetArguments())
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("argument %q must be a %s, not a %s", te.Field, te.Type, te.Value)
-		}
-		return fmt.Errorf("bad arguments: %w", err)
-	}
-	return nil
 }
 
 // progressOf sends MCP progress notifications when the client asked for

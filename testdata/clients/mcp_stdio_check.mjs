@@ -10,8 +10,17 @@
 //
 // stdout: exactly one JSON line on success:
 //   {"ok":true,"serverVersion":{"name":..,"version":..},"protocolVersion":..,
-//    "tools":[names],"calls":[{"name","isError","text","structuredContent"}]}
-// "text" is the text of the first text content item (null if none). A call
+//    "tools":[names],"toolDefs":[{"name","title","annotations","inputSchema"}],
+//    "toolProblems":[..],
+//    "calls":[{"name","isError","text","texts","structuredContent"}]}
+// "text" is the text of the first text content item (null if none), "texts"
+// every text item. "toolProblems" lists what tools/list gets wrong by the
+// MCP spec's tool annotations and the conventions of browser MCP servers:
+// a tool without a title, an annotation hint that is not a boolean, an
+// input schema that is not an object refusing other keys
+// (additionalProperties false), a property without a description, an enum
+// value its description does not explain ("value = ..."), and an "id" or
+// "instance" property that does not take both a string and a number. A call
 // that fails at the protocol level (JSON-RPC error, e.g. unknown tool) is
 // recorded as {"name","isError":true,"error":message} and does not stop the run.
 // Transport errors (non-JSON-RPC output, server exit, ...) are failures.
@@ -79,6 +88,38 @@ function parseArgs(argv) {
   return { command, args, calls };
 }
 
+// checkTool returns what is wrong with one tool of tools/list.
+function checkTool(t) {
+  const problems = [];
+  const say = (what) => problems.push(`${t.name}: ${what}`);
+  const title = t.title || (t.annotations && t.annotations.title);
+  if (typeof title !== 'string' || title === '') say('no title');
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
+    if (!t.annotations || typeof t.annotations[hint] !== 'boolean') say(`annotation ${hint} is not a boolean`);
+  }
+  const schema = t.inputSchema || {};
+  if (schema.type !== 'object') say(`input schema type ${JSON.stringify(schema.type)}, want "object"`);
+  if (schema.additionalProperties !== false) say('input schema does not say additionalProperties: false');
+  for (const [name, p] of Object.entries(schema.properties || {})) {
+    if (typeof p.description !== 'string' || p.description.trim() === '') {
+      say(`property ${name} has no description`);
+      continue;
+    }
+    for (const v of p.enum || []) {
+      if (!p.description.includes(`${v} =`)) say(`property ${name}: its description does not explain "${v} = ..."`);
+    }
+    if (name === 'id' || name === 'instance') {
+      const types = Array.isArray(p.type) ? p.type : [p.type];
+      const alts = (p.oneOf || p.anyOf || []).map((s) => s.type);
+      const all = [...types, ...alts];
+      if (!all.includes('string') || !(all.includes('number') || all.includes('integer'))) {
+        say(`property ${name} takes ${JSON.stringify(p.type ?? alts)}, want a string or a number`);
+      }
+    }
+  }
+  return problems;
+}
+
 async function main() {
   const { command, args, calls } = parseArgs(process.argv.slice(2));
 
@@ -112,22 +153,33 @@ async function main() {
   const serverVersion = client.getServerVersion() ?? null;
 
   const tools = [];
+  const toolDefs = [];
   let cursor;
   do {
     const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    for (const t of page.tools) tools.push(t.name);
+    for (const t of page.tools) {
+      tools.push(t.name);
+      toolDefs.push({
+        name: t.name,
+        title: t.title ?? null,
+        annotations: t.annotations ?? null,
+        inputSchema: t.inputSchema,
+      });
+    }
     cursor = page.nextCursor;
   } while (cursor);
+  const toolProblems = toolDefs.flatMap(checkTool);
 
   const results = [];
   for (const { name, args: callArgs } of calls) {
     try {
       const res = await client.callTool({ name, arguments: callArgs }, undefined, { timeout: timeoutMs });
-      const first = (res.content || []).find((c) => c && c.type === 'text');
+      const texts = (res.content || []).filter((c) => c && c.type === 'text').map((c) => c.text);
       results.push({
         name,
         isError: !!res.isError,
-        text: first ? first.text : null,
+        text: texts.length > 0 ? texts[0] : null,
+        texts,
         structuredContent: res.structuredContent ?? null,
       });
     } catch (err) {
@@ -138,7 +190,8 @@ async function main() {
   closing = true;
   await client.close();
   process.stdout.write(
-    JSON.stringify({ ok: true, serverVersion, protocolVersion, tools, calls: results }) + '\n',
+    JSON.stringify({ ok: true, serverVersion, protocolVersion, tools, toolDefs, toolProblems, calls: results }) +
+      '\n',
   );
   process.exit(0);
 }
