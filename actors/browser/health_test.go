@@ -83,3 +83,21 @@ func TestIdleStopSparesConnectedClients(t *testing.T) {
 		t.Fatalf("demand after the idle stop: %+v %v", ep2, err)
 	}
 }
+
+// A launch slower than the idle time is not stopped the moment it is
+// ready: the client that asked for it connects right after.
+func TestIdleTimeCountsFromTheLaunchThatServedTheDemand(t *testing.T) {
+	b := actortest.StartBrowser(t, browser.Spec{Launch: actortest.FakeLaunch(t, "--fake-start-delay=600ms"), IdleStop: 300 * time.Millisecond})
+	ctx := actortest.Context(t)
+	if _, err := b.EnsureRunning(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // the client's connection is registered a moment after
+	if err := b.SetClients(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if st, _ := b.Status(ctx); st.State != fsm.BrowserRunning {
+		t.Fatalf("stopped as soon as it was ready, before its client connected: %+v", st.LastExit)
+	}
+}

@@ -109,6 +109,9 @@ func (r *browserRun) launched(m launchDone) {
 	r.publish(Ready{Endpoint: ep})
 	r.watchExit()
 	r.watchHang()
+	// The idle time counts from now: the demand that launched it is only
+	// now served, and its client connection is registered a moment later.
+	r.lastDemand = time.Now()
 	r.armIdle()
 }
 
