@@ -135,9 +135,6 @@ func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener)
 // Default is the default instance.
 func (c *Coordinator) Default() *Instance { return c.def }
 
-// Registry is the instance registry.
-func (c *Coordinator) Registry() *Registry { return c.registry }
-
 // StatePath is this coordinator's state file.
 func (c *Coordinator) StatePath() string { return c.state.Path() }
 

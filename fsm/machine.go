@@ -59,9 +59,6 @@ func (m *Machine) State() string { return m.f.Current() }
 // Is reports whether the machine is in state s.
 func (m *Machine) Is(s string) bool { return m.f.Is(s) }
 
-// Can reports whether event may fire in the current state.
-func (m *Machine) Can(event string) bool { return m.f.Can(event) }
-
 // Fire applies event. Staying in the same state is not an error.
 func (m *Machine) Fire(event string) error {
 	err := m.f.Event(context.Background(), event)

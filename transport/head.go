@@ -111,12 +111,6 @@ func (h *Head) note(key keyKind, msg []byte, start, end int) {
 // Is reports whether the message's method is m.
 func (h *Head) Is(m string) bool { return string(h.Method) == m }
 
-// IsRequest: a client command has an id and a method.
-func (h *Head) IsRequest() bool { return h.HasID && len(h.Method) > 0 }
-
-// IsEvent: a browser event has a method and no id.
-func (h *Head) IsEvent() bool { return !h.HasID && len(h.Method) > 0 }
-
 // WithID returns msg with its top-level id replaced by id, appended to dst.
 // The rest of the message is copied byte for byte.
 func (h *Head) WithID(dst, msg []byte, id int64) []byte {

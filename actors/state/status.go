@@ -33,14 +33,10 @@ type InstanceStatus struct {
 }
 
 // Collect reads every state file and asks each live coordinator's
-// instances how they are (health answers never launch a browser).
-func Collect(ctx context.Context, dir string) []CoordinatorStatus {
-	return CollectLogged(ctx, dir, zerolog.Nop())
-}
-
-// CollectLogged is Collect telling log, at debug level, of the state files
-// it ignores because another user owns them.
-func CollectLogged(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorStatus {
+// instances how they are (health answers never launch a browser); log
+// hears, at debug level, of the state files another user owns, which it
+// ignores.
+func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorStatus {
 	out := []CoordinatorStatus{} // [] for none, never null
 	foreign := func(p string) {
 		log.Debug().Str("path", p).Msg("ignoring a state file another user owns")

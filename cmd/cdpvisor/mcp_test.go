@@ -645,7 +645,7 @@ func TestMCPStatusIsStatusJSON(t *testing.T) {
 		t.Fatalf("structured content %s is not a state.CoordinatorStatus: %v", raw, err)
 	}
 	var list []state.CoordinatorStatus
-	for _, c := range state.Collect(context.Background(), filepath.Dir(h.c.StatePath())) {
+	for _, c := range state.Collect(context.Background(), filepath.Dir(h.c.StatePath()), zerolog.Nop()) {
 		if c.PID == os.Getpid() {
 			list = append(list, c)
 		}

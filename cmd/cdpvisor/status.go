@@ -33,7 +33,7 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	list := state.CollectLogged(context.Background(), *stateDir, log)
+	list := state.Collect(context.Background(), *stateDir, log)
 	live := 0
 	for _, c := range list {
 		if c.Live {
