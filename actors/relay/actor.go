@@ -76,11 +76,12 @@ func (r *Actor) Serve(ctx context.Context) error {
 	defer run.finish()
 	run.start()
 	for !run.machine.Is(fsm.ConnClosing) {
+		run.resume()
 		// The browser's news first: a client request must not be sent to a
 		// browser whose end is already known.
 		select {
 		case m := <-run.fromBrowser:
-			run.onBrowser(m)
+			run.fromBrowserReader(m)
 			continue
 		default:
 		}
@@ -88,16 +89,32 @@ func (r *Actor) Serve(ctx context.Context) error {
 		case <-ctx.Done():
 			run.close(websocket.CloseGoingAway, "cdpvisor is shutting down")
 		case m := <-run.fromClient:
+			run.pause()
 			run.onClient(m)
+			m.done()
 		case m := <-run.fromBrowser:
-			run.onBrowser(m)
+			run.fromBrowserReader(m)
 		case d := <-run.dialed:
+			run.pause()
 			run.onDialed(d)
 		case <-run.bootstrapTimer.C:
+			run.pause()
 			run.recoveryFailed(fmt.Errorf("the browser did not answer the bootstrap within %s", r.spec.BootstrapTimeout))
 		}
 	}
 	return nil
+}
+
+// fromBrowserReader takes what a browser reader handed over: a note of
+// what the fast path forwarded needs no pause.
+func (run *relayRun) fromBrowserReader(m readResult) {
+	if m.note {
+		run.onNote(m)
+		return
+	}
+	run.pause()
+	run.onBrowser(m)
+	m.done()
 }
 
 // internalIDBase starts the relay's own id space: internal requests count

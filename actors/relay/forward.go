@@ -48,12 +48,12 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 	if isSubscription(h) {
 		run.subscribed[string(h.Method)] = append(run.subscribed[string(h.Method)][:0], msg.B...)
 	}
+	size := len(msg.B)
+	if run.trace {
+		traceFrame(run.log, toBrowser, h, int64(size))
+	}
 	if h.HasID {
-		run.sent++
-		if old, dup := run.inflight[h.ID]; dup {
-			old.msg.Release() // the client reused an id: the browser answers the later one
-		}
-		run.inflight[h.ID] = inflight{seq: run.sent, msg: msg}
+		run.inflight.add(h.ID, msg)
 	}
 	if err := run.link.conn.Write(msg.B, msg.Binary); err != nil {
 		if !h.HasID {
@@ -62,10 +62,7 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 		run.browserLost(err)
 		return
 	}
-	run.r.spec.Traffic.toBrowser(len(msg.B))
-	if run.trace {
-		run.traceFrame(toBrowser, h, int64(len(msg.B)))
-	}
+	run.r.spec.Traffic.toBrowser(size)
 	if !h.HasID {
 		msg.Release()
 	}
@@ -73,6 +70,11 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 
 // onBrowser handles a message from a browser connection, or its end.
 func (run *relayRun) onBrowser(m readResult) {
+	if m.forwardErr != nil {
+		// Whichever link it was: the client missed a message, or has half.
+		run.forwardFailed(m.forwardErr)
+		return
+	}
 	if m.link != run.link {
 		if m.msg != nil {
 			m.msg.Release()
@@ -88,11 +90,8 @@ func (run *relayRun) onBrowser(m readResult) {
 		run.browserLost(m.err)
 		return
 	}
-	if m.rest != nil {
-		defer func() { m.restDone <- struct{}{} }()
-		if !run.stream(m) {
-			return
-		}
+	if m.rest != nil && !run.stream(m) {
+		return
 	}
 	h, _ := transport.ScanHead(m.msg.B)
 	if h.HasID && run.pending[h.ID] {
@@ -101,28 +100,53 @@ func (run *relayRun) onBrowser(m readResult) {
 		return
 	}
 	if h.HasID {
-		if req, ok := run.inflight[h.ID]; ok {
-			req.msg.Release()
-			delete(run.inflight, h.ID)
-		}
-	} else if len(h.Method) > 0 {
-		if fsm.IsWeakSignal(h.Method) {
-			run.correlator.Weak(h.Method, m.msg.B)
-		}
-		if len(h.Method) > 7 && string(h.Method[:7]) == "Target." {
-			run.book.note(&h, m.msg.B)
-		}
+		run.inflight.answered(h.ID)
+	} else {
+		run.noteEvent(&h, m.msg.B)
+	}
+	if run.trace {
+		traceFrame(run.log, toClient, &h, int64(len(m.msg.B)))
 	}
 	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
-		run.log.Debug().Err(err).Msg("client write failed")
-		run.close(websocket.CloseNormalClosure, "")
+		run.forwardFailed(err)
 	} else {
 		run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
-		if run.trace {
-			run.traceFrame(toClient, &h, int64(len(m.msg.B)))
-		}
 	}
 	m.msg.Release()
+}
+
+// onNote takes an event the fast path already forwarded, for the books.
+func (run *relayRun) onNote(m readResult) {
+	if m.link == run.link {
+		h, _ := transport.ScanHead(m.msg.B)
+		run.noteEvent(&h, m.msg.B)
+	}
+	m.msg.Release()
+}
+
+// noteEvent keeps what the relay needs of a browser event: weak signals
+// for the correlator, target changes for the book.
+func (run *relayRun) noteEvent(h *transport.Head, msg []byte) {
+	if fsm.IsWeakSignal(h.Method) {
+		run.correlator.Weak(h.Method, msg)
+	}
+	if isBookEvent(h) {
+		run.book.note(h, msg)
+	}
+}
+
+// forwardFailed ends the relay after a message could not reach the
+// client: the client is gone, or the browser connection broke in the
+// middle of a message the client has half of, which nothing can finish.
+func (run *relayRun) forwardFailed(err error) {
+	var broken *transport.SourceError
+	if errors.As(err, &broken) {
+		run.log.Warn().Err(err).Msg("the browser connection broke in the middle of a message")
+		run.close(websocket.CloseInternalServerErr, "the browser connection broke in the middle of a message; reconnect")
+		return
+	}
+	run.log.Debug().Err(err).Msg("client write failed")
+	run.close(websocket.CloseNormalClosure, "")
 }
 
 // stream passes a huge browser message on to the client while it is still
@@ -139,33 +163,21 @@ func (run *relayRun) stream(m readResult) bool {
 		return true
 	}
 	if h.HasID {
-		if req, ok := run.inflight[h.ID]; ok {
-			req.msg.Release()
-			delete(run.inflight, h.ID)
-		}
+		run.inflight.answered(h.ID)
 	}
 	run.streamed = countingReader{r: m.rest}
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
 	n := int64(len(m.msg.B)) + run.streamed.n
 	run.streamed.r = nil
 	if err == nil && run.trace {
-		run.traceFrame(toClient, &h, n) // its head is in the first bytes, still held
+		traceFrame(run.log, toClient, &h, n) // its head is in the first bytes, still held
 	}
 	m.msg.Release()
-	if err == nil {
-		run.r.spec.Traffic.toClient(n)
+	if err != nil {
+		run.forwardFailed(err)
 		return false
 	}
-	var broken *transport.SourceError
-	switch {
-	case errors.As(err, &broken):
-		// The client has half a message and nothing can finish it.
-		run.log.Warn().Err(err).Msg("the browser connection broke in the middle of a message")
-		run.close(websocket.CloseInternalServerErr, "the browser connection broke in the middle of a message; reconnect")
-	default:
-		run.log.Debug().Err(err).Msg("client write failed")
-		run.close(websocket.CloseNormalClosure, "")
-	}
+	run.r.spec.Traffic.toClient(n)
 	return false
 }
 

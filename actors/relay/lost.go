@@ -1,9 +1,7 @@
 package relay
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/gorilla/websocket"
 
@@ -49,21 +47,16 @@ func (run *relayRun) tellTargetsGone() {
 // is already being replaced. A Browser.close among them got what it asked
 // for and is answered at once.
 func (run *relayRun) requeueInflight() {
-	reqs := make([]inflight, 0, len(run.inflight))
-	for _, req := range run.inflight {
-		reqs = append(reqs, req)
-	}
-	clear(run.inflight)
-	slices.SortFunc(reqs, func(a, b inflight) int { return cmp.Compare(a.seq, b.seq) })
+	reqs := run.inflight.takeAll()
 	requeued := make([]*transport.Message, 0, len(reqs)+len(run.queue))
-	for _, req := range reqs {
-		h, _ := transport.ScanHead(req.msg.B)
+	for _, msg := range reqs {
+		h, _ := transport.ScanHead(msg.B)
 		if h.Is("Browser.close") && len(h.SessionID) == 0 {
 			run.answerClose(&h)
-			req.msg.Release()
+			msg.Release()
 			continue
 		}
-		requeued = append(requeued, req.msg)
+		requeued = append(requeued, msg)
 	}
 	run.queue = append(requeued, run.queue...)
 }

@@ -27,14 +27,17 @@ type relayRun struct {
 	fromClient  chan readResult
 	fromBrowser chan readResult
 	dialed      chan dialResult
-	quit        chan struct{} // closed at the end: stops the reader and dial goroutines
+	quit        chan struct{} // closed at the end: stops the readers and dial goroutines
 	workers     sync.WaitGroup
+	stopCloser  func() bool // of the context.AfterFunc that closes the client on shutdown
+
+	fast   *fastPath // shared with the readers; switched only here
+	fastOn bool      // what the actor last set
 
 	link           *browserLink
 	queue          []*transport.Message
-	inflight       map[int64]inflight // client requests the browser has not answered
-	sent           uint64             // requests sent, to order inflight
-	subscribed     map[string][]byte  // the client's last subscription request per method
+	inflight       *inflightTable    // client requests the browser has not answered
+	subscribed     map[string][]byte // the client's last subscription request per method
 	correlator     *fsm.Correlator
 	book           *targetBook    // the client's view of targets and sessions
 	likely         bool           // disconnectedLikely: a weak signal came shortly before the strong one
@@ -50,15 +53,7 @@ type relayRun struct {
 	lostGen        int // generation of the browser whose connection was lost
 	bootstrapTimer *time.Timer
 	scratch        []byte
-	streamed       countingReader // counts the message being streamed
-}
-
-// inflight is a request the browser has not answered yet: its message is
-// kept (the pooled buffer, no copy) so it can be sent again to the next
-// browser if this one goes away first.
-type inflight struct {
-	seq uint64
-	msg *transport.Message
+	streamed       countingReader // counts the message being streamed by the actor
 }
 
 type dialResult struct {
@@ -75,7 +70,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		fromBrowser:    make(chan readResult),
 		dialed:         make(chan dialResult),
 		quit:           make(chan struct{}),
-		inflight:       make(map[int64]inflight, 64),
+		inflight:       newInflightTable(),
 		subscribed:     map[string][]byte{},
 		correlator:     fsm.NewCorrelator(nil),
 		book:           newTargetBook(),
@@ -85,6 +80,15 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	}
 	run.bootstrapTimer.Stop()
 	run.machine = fsm.NewConnectionMachine(run.logTransition)
+	run.fast = &fastPath{
+		inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
+		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil,
+	}
+	// On shutdown the client is closed even while the actor waits for a
+	// forward to a client that does not read: the write fails, the actor
+	// goes on.
+	client := r.spec.Client
+	run.stopCloser = context.AfterFunc(ctx, func() { client.Close(websocket.CloseGoingAway, "cdpvisor is shutting down") })
 	return run
 }
 
@@ -123,17 +127,37 @@ func (run *relayRun) fire(event string) {
 
 // start begins with the browser connection the proxy opened.
 func (run *relayRun) start() {
-	run.workers.Go(func() { readLoop(run.r.spec.Client, nil, run.fromClient, run.quit) })
+	run.workers.Go(run.clientReader)
 	run.useLink(&browserLink{conn: run.r.spec.Browser, ep: run.r.spec.Endpoint})
 	run.fire(fsm.ConnConnect)
 }
 
 func (run *relayRun) useLink(link *browserLink) {
 	run.link = link
-	run.workers.Go(func() { readLoop(link.conn, link, run.fromBrowser, run.quit) })
+	run.workers.Go(func() { run.browserReader(link) })
 }
 
-// close ends the relay: both ends closed, the machine in closing.
+// pause switches the fast path off before the actor acts: from then on
+// the readers hand everything to it, and it may write to either end.
+func (run *relayRun) pause() {
+	if run.fastOn {
+		run.fast.set(nil)
+		run.fastOn = false
+	}
+}
+
+// resume switches the fast path on when the connection is connected: the
+// machine decides, the fast path follows.
+func (run *relayRun) resume() {
+	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) {
+		run.fast.set(run.link)
+		run.fastOn = true
+	}
+}
+
+// close ends the relay: both ends closed, the machine in closing. The
+// ends are closed first: a forward under way then fails instead of
+// holding the fast path.
 func (run *relayRun) close(code int, reason string) {
 	if run.machine.Is(fsm.ConnClosing) {
 		return
@@ -142,21 +166,23 @@ func (run *relayRun) close(code int, reason string) {
 	if run.link != nil {
 		run.link.conn.Close(websocket.CloseNormalClosure, "")
 	}
+	run.pause()
 	run.fire(fsm.ConnClose)
 }
 
 // finish releases everything the run holds and waits for its readers.
 func (run *relayRun) finish() {
 	run.close(websocket.CloseGoingAway, "")
+	run.stopCloser()
 	run.cancel()
 	run.bootstrapTimer.Stop()
 	for _, m := range run.queue {
 		m.Release()
 	}
-	for _, req := range run.inflight {
-		req.msg.Release()
+	for _, m := range run.inflight.takeAll() {
+		m.Release()
 	}
-	run.queue, run.inflight = nil, nil
+	run.queue = nil
 	close(run.quit)
 	run.workers.Wait() // both ends are closed: their readers return
 }
@@ -176,8 +202,8 @@ const (
 
 // traceFrame logs one forwarded frame at trace level: its direction, the
 // head fields (id, method, sessionId) and its size. Never the payload.
-func (run *relayRun) traceFrame(direction string, h *transport.Head, size int64) {
-	ev := run.log.Trace().Str("direction", direction)
+func traceFrame(log zerolog.Logger, direction string, h *transport.Head, size int64) {
+	ev := log.Trace().Str("direction", direction)
 	if h.HasID {
 		ev = ev.Int64("id", h.ID)
 	}

@@ -27,6 +27,12 @@ func newTargetBook() *targetBook {
 	return &targetBook{sessions: map[string]sessionInfo{}, targets: map[string]bool{}}
 }
 
+// isBookEvent reports whether a browser event changes what the book holds.
+func isBookEvent(h *transport.Head) bool {
+	return !h.HasID && (h.Is("Target.attachedToTarget") || h.Is("Target.detachedFromTarget") ||
+		h.Is("Target.targetCreated") || h.Is("Target.targetDestroyed"))
+}
+
 // note reads a browser event that changes what targets exist.
 func (b *targetBook) note(h *transport.Head, msg []byte) {
 	var p struct {
@@ -36,10 +42,7 @@ func (b *targetBook) note(h *transport.Head, msg []byte) {
 			TargetID string `json:"targetId"`
 		} `json:"targetInfo"`
 	}
-	switch {
-	case h.Is("Target.attachedToTarget"), h.Is("Target.detachedFromTarget"),
-		h.Is("Target.targetCreated"), h.Is("Target.targetDestroyed"):
-	default:
+	if !isBookEvent(h) {
 		return
 	}
 	var ev struct {

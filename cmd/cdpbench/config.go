@@ -21,16 +21,19 @@ type config struct {
 
 	Only string `json:"only"` // comma-separated subset of figures to run ("" = all)
 
-	RTCalls   int `json:"rt_calls"`        // round trip: calls per side
-	RTBatch   int `json:"rt_batch"`        // round trip: calls per batch before switching sides
-	RTWarmup  int `json:"rt_warmup"`       // round trip: warm-up calls per side
-	LargeRuns int `json:"large_rounds"`    // large messages: transfers per size and side
-	FaninRuns int `json:"fanin_rounds"`    // fan-in: phases per side
-	FaninCli  int `json:"fanin_clients"`   // fan-in: concurrent clients
-	FaninReq  int `json:"fanin_requests"`  // fan-in: requests per client
-	ColdRuns  int `json:"cold_rounds"`     // cold start: launches per side
-	RecovRuns int `json:"recovery_rounds"` // recovery: kills (and bare launches) per round
-	MemCli    int `json:"mem_clients"`     // memory: clients connected for the "with clients" figure
+	RTCalls    int `json:"rt_calls"`        // round trip: calls per side
+	RTBatch    int `json:"rt_batch"`        // round trip: calls per batch before switching sides
+	RTWarmup   int `json:"rt_warmup"`       // round trip: warm-up calls per side
+	NodeRounds int `json:"node_rounds"`     // Node round trip: rounds
+	NodeCalls  int `json:"node_calls"`      // Node round trip: calls per side and round
+	NodeSlice  int `json:"node_slice"`      // Node round trip: calls per side before the next side
+	LargeRuns  int `json:"large_rounds"`    // large messages: transfers per size and side
+	FaninRuns  int `json:"fanin_rounds"`    // fan-in: phases per side
+	FaninCli   int `json:"fanin_clients"`   // fan-in: concurrent clients
+	FaninReq   int `json:"fanin_requests"`  // fan-in: requests per client
+	ColdRuns   int `json:"cold_rounds"`     // cold start: launches per side
+	RecovRuns  int `json:"recovery_rounds"` // recovery: kills (and bare launches) per round
+	MemCli     int `json:"mem_clients"`     // memory: clients connected for the "with clients" figure
 
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
@@ -65,7 +68,7 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "large", "fanin", "coldstart", "recovery", "memory"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory"}
 
 // parseConfig reads the flags; -1 means "not given" for the counts, so
 // --quick can shrink only what was not set explicitly.
@@ -81,10 +84,13 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,large,fanin,coldstart,recovery,memory (default all)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory (default all)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
+	fs.IntVar(&c.NodeRounds, "node-rounds", -1, "Node round trip: rounds (default 3, quick 1)")
+	fs.IntVar(&c.NodeCalls, "node-calls", 2000, "Node round trip: calls per side and round")
+	fs.IntVar(&c.NodeSlice, "node-slice", 100, "Node round trip: calls per side before the next side takes its turn")
 	fs.IntVar(&c.LargeRuns, "large-rounds", -1, "large messages: transfers per size and side (default 8, quick 5)")
 	fs.IntVar(&c.FaninRuns, "fanin-rounds", -1, "fan-in: phases per side (default 2, quick 1)")
 	fs.IntVar(&c.FaninCli, "fanin-clients", 100, "fan-in: concurrent clients")
@@ -114,7 +120,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	c.applyDefaults()
 	if c.RTBatch <= 0 || c.RTCalls <= 0 || c.LargeRuns <= 0 || c.FaninRuns <= 0 || c.FaninCli <= 0 ||
-		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 {
+		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.NodeRounds <= 0 || c.NodeCalls <= 0 || c.NodeSlice <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 {
 		return c, errors.New("counts and --timeout must be positive")
 	}
 	return c, nil
@@ -132,6 +138,7 @@ func (c *config) applyDefaults() {
 		}
 	}
 	pick(&c.RTCalls, 4000, 1000)
+	pick(&c.NodeRounds, 3, 1)
 	pick(&c.LargeRuns, 8, 5)
 	pick(&c.FaninRuns, 2, 1)
 	pick(&c.ColdRuns, 9, 3)

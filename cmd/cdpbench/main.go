@@ -23,6 +23,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == goRelayCommand {
+		if err := runGoRelay(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "cdpbench gorelay:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg, err := parseConfig(os.Args[1:], os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)
@@ -182,11 +189,12 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	// The control side: cdpvisor's own browser without cdpvisor, for the
 	// round trip and large messages (closed before anything kills it).
 	var control *endpointSide
-	if cfg.wants("roundtrip") || cfg.wants("large") {
+	if cfg.wants("roundtrip") || cfg.wants("roundtrip-node") || cfg.wants("large") {
 		control = b.openControl(ctx, p)
 	}
 	closeControl := cl.add(func() { control.close(context.Background(), 2*time.Second) })
 	step("roundtrip", func() (err error) { rep.RoundTrip, err = measureRoundTrip(ctx, cfg, d, p, control); return })
+	step("roundtrip-node", func() (err error) { rep.NodeRoundTrip, err = b.measureNodeRoundTrip(ctx, p, control); return })
 	step("large", func() (err error) { rep.Large, err = measureLarge(ctx, cfg, d, p, control); return })
 	closeControl()
 	step("fanin", func() (err error) {
@@ -220,6 +228,9 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 		rep.Machine.MemTotalMB, orDash(rep.Machine.Kernel), rep.Machine.GoVersion,
 		orDash(rep.Machine.LoadStart), orDash(rep.Machine.LoadEnd))
 	fmt.Print(formatTable(rep.Rows))
+	if rep.NodeRoundTrip != nil {
+		fmt.Print("\n" + formatNodeSides(rep.NodeRoundTrip))
+	}
 	if cfg.JSONFile != "" {
 		if err := writeJSON(cfg.JSONFile, rep); err != nil {
 			return true, err

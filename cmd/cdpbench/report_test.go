@@ -58,6 +58,10 @@ func TestBuildRowsTargets(t *testing.T) {
 			{Name: "1 MB string", DirectMed: 50, ProxyMed: 10, Ratio: 0.2},
 			{Name: "10 MB string", DirectMed: 50, ProxyMed: 44, Ratio: 0.88},
 		}},
+		NodeRoundTrip: summarizeNode(map[string][]float64{
+			nodeSideDirect: {100, 100, 100, 500}, nodeSideCdpvisor: {180, 180, 180, 850},
+			nodeSideNode: {200, 200, 200, 700}, nodeSideGo: {150, 150, 150, 600},
+		}, config{NodeRounds: 1, NodeCalls: 4, NodeSlice: 2}),
 		Fanin:     &faninResult{Clients: 100, Requests: 500, P99Ratio: 1.5, Proxy: faninPhase{Errors: 0}},
 		ColdStart: &coldResult{BareMedian: 300, ProxyMedian: 360, Diff: 60},
 		Recovery:  &recoveryResult{BareMedian: 300, RecoveryMedian: 390, Diff: 90},
@@ -65,8 +69,10 @@ func TestBuildRowsTargets(t *testing.T) {
 	}
 	rows := buildRows(r)
 	want := map[string]string{
-		"round trip p50 (µs)":          metYes,
-		"round trip p50, same browser": metNo,
+		"round trip p50 (µs)":          notApplicable, // the Node client's figure has the target
+		"round trip p50, same browser": notApplicable,
+		"p50 overhead ÷ Node relay's":  metYes,        // 80 µs of 100 µs
+		"p99 overhead ÷ Node relay's":  metNo,         // 300 µs of 200 µs: ×1.5 is the most
 		"1 MB string":                  notApplicable, // no target on 1 MB
 		"10 MB string":                 metNo,
 		"fan-in 100×500 errors":        metYes,

@@ -1,0 +1,147 @@
+package relay
+
+import (
+	"io"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// fastPath is how frames cross a connected relay: each reader writes what
+// it read straight to the other end, with no hand-off to the actor between
+// them. It is a mode of the connection machine, not a second authority: the
+// actor switches it on when the connection is connected and off before it
+// acts on anything (a message the readers cannot forward, the browser's
+// end, a recovery, closing), and only the actor switches it. Whatever the
+// fast path does not forward, the reader hands to the actor and waits until
+// it was handled, so nothing overtakes it.
+//
+// The gate is a read-write lock, held shared by a reader for the span of
+// one forward and exclusively by the actor to switch: after set returns,
+// no reader is writing, so the actor may write to either end.
+type fastPath struct {
+	gate sync.RWMutex
+	on   bool         // guarded by gate
+	link *browserLink // the browser connection forwarded to; guarded by gate
+
+	inflight *inflightTable
+	client   transport.Conn
+	traffic  *Traffic
+	log      zerolog.Logger
+	trace    bool // log each frame's head (trace level)
+	// closeHook: Browser.close goes to the actor, which answers it itself.
+	closeHook bool
+	streamed  countingReader // the browser reader's, counts a streamed message
+}
+
+// set switches the fast path on, to link, or off (nil). Only the actor
+// calls it; it waits for a forward under way to finish.
+func (f *fastPath) set(link *browserLink) {
+	f.gate.Lock()
+	f.link, f.on = link, link != nil
+	f.gate.Unlock()
+}
+
+// toBrowser forwards a client message to the browser and reports whether
+// it did. Subscriptions (which the actor records for a recovery) and a
+// Browser.close the relay answers itself are left to the actor, as is every
+// message while the fast path is off or after a failed write.
+func (f *fastPath) toBrowser(m *transport.Message) bool {
+	h, _ := transport.ScanHead(m.B)
+	if isSubscription(&h) || (f.closeHook && h.HasID && h.Is("Browser.close") && len(h.SessionID) == 0) {
+		return false
+	}
+	f.gate.RLock()
+	if !f.on {
+		f.gate.RUnlock()
+		return false
+	}
+	size := len(m.B)
+	if f.trace {
+		traceFrame(f.log, toBrowser, &h, int64(size))
+	}
+	if h.HasID {
+		// Recorded before the write: the answer can come before Write
+		// returns. From here the table owns m; the browser's reader may
+		// release it at any time.
+		f.inflight.add(h.ID, m)
+	}
+	err := f.link.conn.Write(m.B, m.Binary)
+	if err != nil && h.HasID {
+		f.inflight.withdraw(h.ID, m) // still under the gate: the actor has not taken the table
+	}
+	f.gate.RUnlock()
+	if err != nil {
+		return false // the actor sends it again, finds the browser gone, and keeps it for the next one
+	}
+	f.traffic.toBrowser(size)
+	schedulerAwake.touch()
+	if !h.HasID {
+		m.Release()
+	}
+	return true
+}
+
+// forwardResult is what toClient did with a browser message.
+type forwardResult int
+
+const (
+	notForwarded  forwardResult = iota // the actor handles it
+	forwarded                          // sent and released
+	forwardedNote                      // sent; the actor notes it in its books and releases it
+	forwardFailed                      // the client write or the browser's stream failed
+)
+
+// toClient forwards a browser message from link to the client; a huge one
+// (rest not nil) is streamed on while it arrives. Answers to the relay's own
+// requests and everything while off go to the actor.
+func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Reader) (forwardResult, error) {
+	f.gate.RLock()
+	defer f.gate.RUnlock()
+	if !f.on || f.link != link {
+		return notForwarded, nil
+	}
+	var h transport.Head
+	if rest == nil {
+		h, _ = transport.ScanHead(m.B)
+	} else {
+		h, _ = transport.ScanHeadPrefix(m.B) // an answer's id comes first
+	}
+	if h.HasID && h.ID <= internalIDBase {
+		return notForwarded, nil
+	}
+	result := forwarded
+	if h.HasID {
+		f.inflight.answered(h.ID)
+	} else if rest == nil && (fsm.IsWeakSignal(h.Method) || isBookEvent(&h)) {
+		result = forwardedNote
+	}
+	n := int64(len(m.B))
+	var err error
+	if rest == nil {
+		if f.trace {
+			traceFrame(f.log, toClient, &h, n)
+		}
+		err = f.client.Write(m.B, m.Binary)
+	} else {
+		f.streamed = countingReader{r: rest}
+		err = f.client.WriteStream(m.B, &f.streamed, m.Binary)
+		n += f.streamed.n
+		f.streamed.r = nil
+		if err == nil && f.trace {
+			traceFrame(f.log, toClient, &h, n) // its head is in the first bytes, still held
+		}
+	}
+	if err != nil {
+		m.Release()
+		return forwardFailed, err
+	}
+	f.traffic.toClient(n)
+	if result == forwarded {
+		m.Release()
+	}
+	return result, nil
+}

@@ -1,0 +1,83 @@
+package relay
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// inflightTable holds the client's requests the browser has not answered
+// yet, each message kept (its pooled buffer, no copy) so that it can be
+// sent again to the next browser if this one goes first. On the fast path
+// the client's reader adds and the browser's reader removes, concurrently,
+// hence the lock; the actor uses it only while the fast path is off. A
+// lock, not a mailbox: a hand-off per frame is what the fast path saves.
+type inflightTable struct {
+	mu   sync.Mutex
+	reqs map[int64]inflight
+	sent uint64 // requests sent, to keep their order
+}
+
+// inflight is one request awaiting its answer.
+type inflight struct {
+	seq uint64
+	msg *transport.Message
+}
+
+func newInflightTable() *inflightTable {
+	return &inflightTable{reqs: make(map[int64]inflight, 64)}
+}
+
+// add records msg as sent under id; the table owns it from now on. A
+// client that reuses an id gets the browser's answer to the later one.
+func (t *inflightTable) add(id int64, msg *transport.Message) {
+	t.mu.Lock()
+	t.sent++
+	old, dup := t.reqs[id]
+	t.reqs[id] = inflight{seq: t.sent, msg: msg}
+	t.mu.Unlock()
+	if dup {
+		old.msg.Release()
+	}
+}
+
+// answered forgets the request id, which the browser answered.
+func (t *inflightTable) answered(id int64) {
+	t.mu.Lock()
+	req, ok := t.reqs[id]
+	delete(t.reqs, id)
+	t.mu.Unlock()
+	if ok {
+		req.msg.Release()
+	}
+}
+
+// withdraw takes back msg, recorded under id by a write that failed: the
+// caller hands it on instead.
+func (t *inflightTable) withdraw(id int64, msg *transport.Message) {
+	t.mu.Lock()
+	if req, ok := t.reqs[id]; ok && req.msg == msg {
+		delete(t.reqs, id)
+	}
+	t.mu.Unlock()
+}
+
+// takeAll empties the table and returns its messages in the order they
+// were sent.
+func (t *inflightTable) takeAll() []*transport.Message {
+	t.mu.Lock()
+	reqs := make([]inflight, 0, len(t.reqs))
+	for _, req := range t.reqs {
+		reqs = append(reqs, req)
+	}
+	clear(t.reqs)
+	t.mu.Unlock()
+	slices.SortFunc(reqs, func(a, b inflight) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]*transport.Message, len(reqs))
+	for i, req := range reqs {
+		out[i] = req.msg
+	}
+	return out
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// nodeRoundTripResult is the round trip as the clients users run see it: a
+// Node `ws` client (the language of Puppeteer, Playwright and the MCP
+// servers), sequential Runtime.evaluate "1" on one flattened session per
+// side, all sides on the same page of the same browser (cdpvisor's), the
+// sides interleaved in slices: direct, cdpvisor, a plain Node relay and a
+// minimal Go relay, each relay in its own process.
+type nodeRoundTripResult struct {
+	Rounds int                `json:"rounds"`
+	Calls  int                `json:"calls_per_side_and_round"`
+	Slice  int                `json:"slice"`
+	Sides  map[string]summary `json:"sides"`
+	// Overheads over direct of each relay, µs, by percentile.
+	Overhead map[string]overhead `json:"overhead_us"`
+	// RatioP50/RatioP99: cdpvisor's overhead over the Node relay's.
+	RatioP50 float64 `json:"cdpvisor_over_node_relay_p50"`
+	RatioP99 float64 `json:"cdpvisor_over_node_relay_p99"`
+}
+
+type overhead struct {
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	P99 float64 `json:"p99"`
+}
+
+// The sides of the Node round trip, in the order they take turns.
+const (
+	nodeSideDirect   = "direct"
+	nodeSideCdpvisor = "cdpvisor"
+	nodeSideNode     = "node_relay"
+	nodeSideGo       = "go_relay"
+)
+
+var nodeSides = []string{nodeSideDirect, nodeSideCdpvisor, nodeSideNode, nodeSideGo}
+
+// Targets of the Node round trip (issue 15): cdpvisor's overhead against
+// the Node relay's, same run.
+const (
+	targetNodeRatioP50 = 1.0
+	targetNodeRatioP99 = 1.5
+)
+
+// measureNodeRoundTrip starts both yardstick relays in front of cdpvisor's
+// browser (control is a session on it), runs the Node client over all four
+// sides and summarizes what it timed.
+func (b *bench) measureNodeRoundTrip(ctx context.Context, p, control *endpointSide) (*nodeRoundTripResult, error) {
+	if control == nil {
+		return nil, errors.New("needs cdpvisor's browser reached directly (--launch on Linux), so that every side is the same browser")
+	}
+	clients, err := clientsDir()
+	if err != nil {
+		return nil, err
+	}
+	upstream := control.ws
+	nodeRelay, err := b.startRelay(ctx, "node relay", exec.Command("node", filepath.Join(clients, "bench_relay.mjs"), upstream))
+	if err != nil {
+		return nil, err
+	}
+	defer nodeRelay.stop()
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	goRelay, err := b.startRelay(ctx, "go relay", exec.Command(self, goRelayCommand, upstream))
+	if err != nil {
+		return nil, err
+	}
+	defer goRelay.stop()
+
+	path, err := wsPath(upstream)
+	if err != nil {
+		return nil, err
+	}
+	cfg := map[string]any{
+		"sides": []map[string]string{
+			{"name": nodeSideDirect, "ws": upstream},
+			{"name": nodeSideCdpvisor, "ws": p.ws},
+			{"name": nodeSideNode, "ws": fmt.Sprintf("ws://127.0.0.1:%d%s", nodeRelay.port, path)},
+			{"name": nodeSideGo, "ws": fmt.Sprintf("ws://127.0.0.1:%d%s", goRelay.port, path)},
+		},
+		"target": p.target,
+		"rounds": b.cfg.NodeRounds, "calls": b.cfg.NodeCalls, "slice": b.cfg.NodeSlice, "warmup": b.cfg.RTWarmup,
+	}
+	arg, _ := json.Marshal(cfg)
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(clients, "bench_roundtrip.mjs"), string(arg))
+	cmd.Dir = clients
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("node bench_roundtrip.mjs: %w\n%s", err, tail(stderr.String(), 2000))
+	}
+	var out struct {
+		Sides map[string][]float64 `json:"sides"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		return nil, fmt.Errorf("node bench_roundtrip.mjs printed no result: %w", err)
+	}
+	return summarizeNode(out.Sides, b.cfg), nil
+}
+
+// summarizeNode turns every side's latencies (µs) into the result.
+func summarizeNode(latencies map[string][]float64, cfg config) *nodeRoundTripResult {
+	r := &nodeRoundTripResult{Rounds: cfg.NodeRounds, Calls: cfg.NodeCalls, Slice: cfg.NodeSlice,
+		Sides: map[string]summary{}, Overhead: map[string]overhead{}}
+	for _, name := range nodeSides {
+		ds := make([]time.Duration, len(latencies[name]))
+		for i, v := range latencies[name] {
+			ds[i] = time.Duration(v * float64(time.Microsecond))
+		}
+		r.Sides[name] = summarize(ds)
+	}
+	d := r.Sides[nodeSideDirect]
+	for _, name := range nodeSides[1:] {
+		s := r.Sides[name]
+		r.Overhead[name] = overhead{P50: s.P50 - d.P50, P90: s.P90 - d.P90, P99: s.P99 - d.P99}
+	}
+	cv, node := r.Overhead[nodeSideCdpvisor], r.Overhead[nodeSideNode]
+	r.RatioP50 = ratio(cv.P50, node.P50)
+	r.RatioP99 = ratio(cv.P99, node.P99)
+	return r
+}
+
+// relayProc is one of the yardstick relays, in its own process group.
+type relayProc struct {
+	*child
+	port  int
+	stdin io.Closer
+}
+
+// startRelay starts cmd, a relay that prints {"port":N} when it listens
+// and exits when its stdin closes.
+func (b *bench) startRelay(ctx context.Context, name string, cmd *exec.Cmd) (*relayProc, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	ports := make(chan int, 1)
+	stdout := newLineWriter(5, func(line string) {
+		var v struct{ Port int }
+		if json.Unmarshal([]byte(line), &v) == nil && v.Port > 0 {
+			select {
+			case ports <- v.Port:
+			default:
+			}
+		}
+	})
+	stderr := newLineWriter(20, nil)
+	ch, err := startChild(name, cmd, stdout, stderr, b.root)
+	if err != nil {
+		stdin.Close()
+		return nil, err
+	}
+	r := &relayProc{child: ch, stdin: stdin}
+	b.cl.add(r.stop)
+	select {
+	case r.port = <-ports:
+		return r, nil
+	case <-ch.exited:
+		err = fmt.Errorf("%s exited before it listened; last stderr:\n%s", name, stderr.tail())
+	case <-time.After(15 * time.Second):
+		err = fmt.Errorf("%s did not listen within 15 s; last stderr:\n%s", name, stderr.tail())
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	r.stop()
+	return nil, err
+}
+
+// stop closes the relay's stdin (it exits), then ends its group.
+func (r *relayProc) stop() {
+	r.stdin.Close()
+	if !r.waitExit(2 * time.Second) {
+		r.killAll()
+	}
+}
+
+// clientsDir is testdata/clients of the module, with its npm packages.
+func clientsDir() (string, error) {
+	root := moduleRoot()
+	if root == "" {
+		return "", errors.New("the Node round trip runs inside the cdpvisor module (it uses testdata/clients)")
+	}
+	dir := filepath.Join(root, "testdata", "clients")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "ws")); err != nil {
+		return "", fmt.Errorf("no ws package in %s: run .ci/setup (npm ci) first", dir)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", errors.New("node not found on PATH: install Node.js 20+")
+	}
+	return dir, nil
+}
+
+// wsPath is the path of a websocket URL (/devtools/browser/<id>).
+func wsPath(ws string) (string, error) {
+	u, err := url.Parse(ws)
+	if err != nil {
+		return "", err
+	}
+	return u.Path, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return strings.TrimRight(s, "\n")
+}
+
+// nodeRows are the Node round trip's lines of the main table: cdpvisor
+// against direct, and its overhead against the Node relay's.
+func nodeRows(r *nodeRoundTripResult) []row {
+	d, cv := r.Sides[nodeSideDirect], r.Sides[nodeSideCdpvisor]
+	ov, node := r.Overhead[nodeSideCdpvisor], r.Overhead[nodeSideNode]
+	return []row{
+		{"round trip, Node client, p50 (µs)", f1(d.P50), f1(cv.P50), signed(ov.P50, "µs", 1), notApplicable, notApplicable},
+		{"round trip, Node client, p99 (µs)", f1(d.P99), f1(cv.P99), signed(ov.P99, "µs", 1), notApplicable, notApplicable},
+		{"p50 overhead ÷ Node relay's", notApplicable, signed(ov.P50, "µs", 1), fmt.Sprintf("×%.2f of %s", r.RatioP50, signed(node.P50, "µs", 1)),
+			fmt.Sprintf("≤ %.1f×", targetNodeRatioP50), met(r.RatioP50 <= targetNodeRatioP50)},
+		{"p99 overhead ÷ Node relay's", notApplicable, signed(ov.P99, "µs", 1), fmt.Sprintf("×%.2f of %s", r.RatioP99, signed(node.P99, "µs", 1)),
+			fmt.Sprintf("≤ %.1f×", targetNodeRatioP99), met(r.RatioP99 <= targetNodeRatioP99)},
+	}
+}
+
+// formatNodeSides is the Node round trip's own table: every side's
+// percentiles and its overhead over direct.
+func formatNodeSides(r *nodeRoundTripResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "round trip, Node ws client, %d rounds × %d calls per side in slices of %d (µs)\n", r.Rounds, r.Calls, r.Slice)
+	fmt.Fprintf(&b, "%-11s %9s %9s %9s %14s %14s %14s\n", "side", "p50", "p90", "p99", "p50 overhead", "p90 overhead", "p99 overhead")
+	for _, name := range nodeSides {
+		s, o := r.Sides[name], r.Overhead[name]
+		fmt.Fprintf(&b, "%-11s %9.1f %9.1f %9.1f", name, s.P50, s.P90, s.P99)
+		if name != nodeSideDirect {
+			fmt.Fprintf(&b, " %14s %14s %14s", fmt.Sprintf("%+.1f", o.P50), fmt.Sprintf("%+.1f", o.P90), fmt.Sprintf("%+.1f", o.P99))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "cdpvisor's overhead ÷ the Node relay's: p50 ×%.2f, p99 ×%.2f\n", r.RatioP50, r.RatioP99)
+	return b.String()
+}
