@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -36,6 +37,9 @@ type CoordinatorConfig struct {
 	// HangTimeout and IdleStop are every browser's (see browser.Spec).
 	HangTimeout time.Duration
 	IdleStop    time.Duration
+	// DownloadDir is where downloads land, each instance's in a folder of
+	// its own named by its id; "" is downloads.DefaultRoot().
+	DownloadDir string
 	Version     string
 	Log         zerolog.Logger
 }
@@ -63,6 +67,13 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.MaxInstances <= 0 {
 		cfg.MaxInstances = 99
 	}
+	if cfg.DownloadDir == "" {
+		root, err := downloads.DefaultRoot()
+		if err != nil {
+			return nil, err
+		}
+		cfg.DownloadDir = root
+	}
 	if err := state.PrepareDir(cfg.StateDir); err != nil {
 		return nil, err
 	}
@@ -76,7 +87,10 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.WatchdogExe != "" {
 		c.guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
 	}
-	c.def = c.buildInstance(cfg.Launch, l)
+	if c.def, err = c.buildInstance(cfg.Launch, l, ""); err != nil {
+		l.Close()
+		return nil, err
+	}
 	c.state = state.New(state.Spec{Dir: cfg.StateDir, Log: cfg.Log, State: state.File{
 		Port: c.def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
 		Version: cfg.Version, Endpoint: c.def.Proxy.Endpoint(), WS: c.def.Proxy.BrowserWS(),
@@ -113,23 +127,36 @@ func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
 }
 
 // buildInstance makes an instance serving on l, wired to the coordinator:
-// its health report, metrics and client counts.
-func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener) *Instance {
+// its health report, metrics and client counts. Its downloads land in
+// downloadDir, or "" in its own folder under the coordinator's download
+// dir; a dir it cannot write to fails here, before any browser starts.
+func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener, downloadDir string) (*Instance, error) {
 	id := NewInstanceID(time.Now())
+	tidy, check := downloadDir == "", downloadDir
+	if tidy { // its own folder is made when its browser first launches
+		downloadDir, check = downloads.InstanceDir(c.cfg.DownloadDir, id), c.cfg.DownloadDir
+	}
+	if err := downloads.Prepare(check); err != nil {
+		return nil, err
+	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
 	b := browser.New(browser.Spec{Instance: id, Launch: launch, HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
+	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log,
-		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(),
+		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
 			_ = b.SetClients(ctx, n)
 		},
 	}, l)
 	sup := suture.New("instance "+id, InstanceSupervisorSpec(c.hook))
+	// Stopped in reverse: the endpoint, then the browser, whose exit the
+	// downloads actor still hears (it cancels what was unfinished).
+	sup.Add(d)
 	sup.Add(b)
 	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Supervisor: sup, Created: time.Now()}
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Supervisor: sup, Created: time.Now()}, nil
 }
 
 // Default is the default instance.

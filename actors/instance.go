@@ -6,19 +6,21 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/thejerf/suture/v4"
 )
 
-// Instance is one browser behind one stable endpoint: a browser.Actor and a
-// proxy.Actor under their own sub-supervisor, so one crashing browser's
+// Instance is one browser behind one stable endpoint: a browser.Actor, its
+// downloads.Actor and a proxy.Actor under their own sub-supervisor, so one crashing browser's
 // restart backoff does not slow the others. The handle is immutable; the
 // actors in it own their state.
 type Instance struct {
 	ID         string
 	Browser    *browser.Actor
 	Proxy      *proxy.Actor
+	Downloads  *downloads.Actor
 	Supervisor *suture.Supervisor
 	Created    time.Time
 	token      suture.ServiceToken // in the coordinator's tree, to remove it
@@ -43,5 +45,5 @@ func InstanceSupervisorSpec(hook suture.EventHook) suture.Spec {
 
 // stateRecord is the instance as the state files list it.
 func (i *Instance) stateRecord() state.Instance {
-	return state.Instance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS()}
+	return state.Instance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS(), DownloadDir: i.Downloads.Dir()}
 }

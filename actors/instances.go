@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
@@ -22,6 +23,10 @@ type InstanceRequest struct {
 	// instances never share a profile.
 	Change browser.Change
 	Port   int // 0: from --instance-ports, else any free port
+	// DownloadDir is where its downloads land (`~` and relative paths
+	// resolved as for a profile); "": its own folder under the
+	// coordinator's download dir.
+	DownloadDir string
 }
 
 // ErrDefaultInstance refuses to close the default instance.
@@ -39,6 +44,12 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		return nil, err
 	}
 	launch.UserDataDir = ""
+	downloadDir := ""
+	if req.DownloadDir != "" {
+		if downloadDir, err = downloads.Resolve(req.DownloadDir); err != nil {
+			return nil, err
+		}
+	}
 	inst, err := c.registry.Create(ctx, func(existing []*Instance) (*Instance, error) {
 		if len(existing) >= c.cfg.MaxInstances {
 			return nil, fmt.Errorf("already %d instances, the maximum (--max-instances); close one with browser_instance close", len(existing))
@@ -47,7 +58,11 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		if err != nil {
 			return nil, err
 		}
-		return c.buildInstance(launch, l), nil
+		inst, err := c.buildInstance(launch, l, downloadDir)
+		if err != nil {
+			l.Close()
+		}
+		return inst, err
 	})
 	if err != nil {
 		return nil, err

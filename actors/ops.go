@@ -21,6 +21,8 @@ type InstanceStatus struct {
 	Clients  int            `json:"clients"`
 	Uptime   string         `json:"browser_uptime,omitempty"`
 	Browser  browser.Status `json:"browser"`
+	// DownloadDir is where its downloads land.
+	DownloadDir string `json:"download_dir"`
 }
 
 // Status reports every instance, the default one first.
@@ -34,7 +36,7 @@ func (c *Coordinator) Status(ctx context.Context) ([]InstanceStatus, error) {
 		clients, _ := inst.Proxy.Clients(ctx)
 		is := InstanceStatus{
 			ID: inst.ID, Default: inst == c.def, Endpoint: inst.Proxy.Endpoint(), Port: inst.Proxy.Port(),
-			WS: inst.Proxy.BrowserWS(), Clients: clients, Browser: st,
+			WS: inst.Proxy.BrowserWS(), Clients: clients, Browser: st, DownloadDir: inst.Downloads.Dir(),
 		}
 		if st.StartedAt != nil {
 			is.Uptime = time.Since(*st.StartedAt).Round(time.Second).String()
@@ -135,6 +137,7 @@ func (c *Coordinator) Report(ctx context.Context) state.Report {
 			ir.Status, ir.Error = state.StatusDegraded, "no answer from its browser actor: "+err.Error()
 		}
 		ir.Clients, _ = inst.Proxy.Clients(ctx)
+		ir.DownloadDir = inst.Downloads.Dir()
 		if inst == c.def {
 			rep.Instances = append([]state.InstanceReport{ir}, rep.Instances...)
 		} else {

@@ -24,6 +24,9 @@ type Args struct {
 	Coordinator bool   // --coordinator or CDPVISOR_COORDINATOR=auto
 	Browser     string // --browser or CDPVISOR_BROWSER: the real browser to launch
 	Install     string // --install DIR: create DIR/chrome and exit
+	// DownloadDir: --download-dir or CDPVISOR_DOWNLOAD_DIR; where the
+	// downloads of a browser of the bridge's own land ("": the default).
+	DownloadDir string
 	// HangTimeout: --hang-timeout or CDPVISOR_HANG_TIMEOUT (default 10s, 0
 	// disables): a launched browser silent this long is killed as hung.
 	HangTimeout time.Duration
@@ -36,7 +39,7 @@ const DefaultHangTimeout = 10 * time.Second
 // --name[=value] form; the bridge's (--bridge-port, --browser, --install)
 // also take their value as the next argument.
 func ParseArgs(args []string, getenv func(string) string) (Args, error) {
-	a := Args{Port: -1, BridgePort: -1, Browser: getenv("CDPVISOR_BROWSER"), HangTimeout: DefaultHangTimeout}
+	a := Args{Port: -1, BridgePort: -1, Browser: getenv("CDPVISOR_BROWSER"), HangTimeout: DefaultHangTimeout, DownloadDir: getenv("CDPVISOR_DOWNLOAD_DIR")}
 	if v := getenv("CDPVISOR_HANG_TIMEOUT"); v != "" {
 		d, err := parseHangTimeout("CDPVISOR_HANG_TIMEOUT", v)
 		if err != nil {
@@ -95,6 +98,8 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 			a.Browser, err = own()
 		case "install":
 			a.Install, err = own()
+		case "download-dir":
+			a.DownloadDir, err = own()
 		case "hang-timeout":
 			var v string
 			if v, err = own(); err == nil {

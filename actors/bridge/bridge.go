@@ -17,6 +17,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
@@ -53,6 +54,7 @@ func Run(ctx context.Context, cfg Config) error {
 	source := cfg.Source
 	var guard func() error        // has the watchdog guard the bridge's own browser
 	var status proxy.StatusSource // the bridge's own browser says how it is
+	watch := func(c transport.Conn) transport.Conn { return c }
 	if source == nil {
 		if a.UserDataDir != "" {
 			dir, err := chrome.ProfileDir(a.UserDataDir)
@@ -71,8 +73,14 @@ func Run(ctx context.Context, cfg Config) error {
 				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort},
 		}
 		ba := browser.New(spec)
+		dl, err := newDownloads(a.DownloadDir, ba, cfg.Log)
+		if err != nil {
+			return err
+		}
+		root.Add(dl) // stops after the browser, hearing its exit
 		root.Add(ba)
 		source, status = ba, ba
+		watch = dl.Watch
 		if !keep && cfg.WatchdogExe != "" {
 			w := watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, Log: cfg.Log})
 			root.Add(w)
@@ -95,22 +103,22 @@ func Run(ctx context.Context, cfg Config) error {
 		Int("resolvedDebugPort", ep.DebugPort()).Msg("bridge connected to its browser")
 	switch {
 	case cfg.Pipe != nil:
-		return bridgePipe(ctx, cfg, source, ep, cancel)
+		return bridgePipe(ctx, cfg, source, ep, watch, cancel)
 	case a.ListensOnPort():
-		return bridgeWS(ctx, cfg, source, status, cancel)
+		return bridgeWS(ctx, cfg, source, status, watch, cancel)
 	}
 	return errors.New("the bridge needs --remote-debugging-pipe (with fds 3 and 4) or --remote-debugging-port")
 }
 
 // bridgePipe relays the tool's pipe to the browser until either ends: a
 // pipe client closes with its browser, as with a real one.
-func bridgePipe(ctx context.Context, cfg Config, source relay.BrowserSource, ep browser.Endpoint, cancel func()) error {
+func bridgePipe(ctx context.Context, cfg Config, source relay.BrowserSource, ep browser.Endpoint, watch func(transport.Conn) transport.Conn, cancel func()) error {
 	conn, err := relay.DialBrowser(ctx, ep, transport.PipeMaxMessage)
 	if err != nil {
 		return fmt.Errorf("connect to the browser: %w", err)
 	}
 	rl := relay.New(relay.Spec{
-		ID: 1, Instance: "bridge", Client: cfg.Pipe, Browser: conn, Endpoint: ep, Source: source,
+		ID: 1, Instance: "bridge", Client: cfg.Pipe, Browser: watch(conn), Endpoint: ep, Source: source,
 		Resilient: false, MaxMessage: transport.PipeMaxMessage, OnBrowserClose: cancel, Log: cfg.Log,
 	})
 	return rl.Serve(ctx)
@@ -118,13 +126,14 @@ func bridgePipe(ctx context.Context, cfg Config, source relay.BrowserSource, ep 
 
 // bridgeWS serves the tool's port like a browser's debugging endpoint, with
 // resilient relays, until ctx ends or a client sends Browser.close.
-func bridgeWS(ctx context.Context, cfg Config, source relay.BrowserSource, status proxy.StatusSource, cancel func()) error {
+func bridgeWS(ctx context.Context, cfg Config, source relay.BrowserSource, status proxy.StatusSource, watch func(transport.Conn) transport.Conn, cancel func()) error {
 	l, err := proxy.Listen(cfg.Args.Port)
 	if err != nil {
 		return err
 	}
 	px := proxy.New(proxy.Spec{
-		Instance: "bridge", Browser: source, Status: status, AllowOrigins: cfg.Args.AllowOrigins, OnBrowserClose: cancel, Log: cfg.Log,
+		Instance: "bridge", Browser: source, Status: status, AllowOrigins: cfg.Args.AllowOrigins, OnBrowserClose: cancel,
+		WatchBrowser: watch, Log: cfg.Log,
 	}, l)
 	served := make(chan error, 1)
 	go func() { served <- px.Serve(ctx) }()
@@ -133,6 +142,31 @@ func bridgeWS(ctx context.Context, cfg Config, source relay.BrowserSource, statu
 	<-ctx.Done()
 	<-served
 	return nil
+}
+
+// newDownloads has the bridge's own browser save downloads into dir, by
+// default the bridge folder of the default download dir (bridges have no
+// instance id; the folder is made at the first launch and stays), checked
+// before the browser starts.
+func newDownloads(dir string, b *browser.Actor, log zerolog.Logger) (*downloads.Actor, error) {
+	check := dir
+	if dir == "" {
+		root, err := downloads.DefaultRoot()
+		if err != nil {
+			return nil, err
+		}
+		dir, check = downloads.InstanceDir(root, "bridge"), root
+	} else {
+		var err error
+		if dir, err = downloads.Resolve(dir); err != nil {
+			return nil, err
+		}
+		check = dir
+	}
+	if err := downloads.Prepare(check); err != nil {
+		return nil, err
+	}
+	return downloads.New(downloads.Spec{Instance: "bridge", Dir: dir, Browser: b, Log: log}), nil
 }
 
 // checkProfileMode refuses a headless run on a profile a headed browser

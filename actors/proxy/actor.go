@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/transport"
 	"github.com/rs/zerolog"
 )
 
@@ -38,7 +39,10 @@ type Spec struct {
 	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
 	// OnBrowserClose, when set, is given to every relay (see relay.Spec).
 	OnBrowserClose func()
-	Log            zerolog.Logger
+	// WatchBrowser, when set, wraps each relay's browser connection (the
+	// DownloadsActor hears the download behaviour clients set themselves).
+	WatchBrowser func(transport.Conn) transport.Conn
+	Log          zerolog.Logger
 }
 
 // StatusSource says how a browser is (a BrowserActor).

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -70,7 +72,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	rl := relay.New(relay.Spec{
 		ID: relayIDs.Add(1), Instance: p.spec.Instance,
 		Client:  transport.NewWSConn(client, limit),
-		Browser: browserConn, Endpoint: ep, Source: p.spec.Browser,
+		Browser: p.watch(browserConn), Dial: p.dial, Endpoint: ep, Source: p.spec.Browser,
 		Resilient: target == browserTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Traffic: p.spec.Traffic, Log: p.spec.Log,
 	})
 	if actor.Send(r.Context(), p.mailbox, relayOpened{relay: rl}) != nil {
@@ -85,6 +87,23 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	case p.mailbox <- relayClosed{relay: rl}:
 	case <-p.stopped:
 	}
+}
+
+// watch wraps a relay's browser connection with Spec.WatchBrowser.
+func (p *Actor) watch(c transport.Conn) transport.Conn {
+	if p.spec.WatchBrowser == nil {
+		return c
+	}
+	return p.spec.WatchBrowser(c)
+}
+
+// dial opens a relay's browser connection for a recovery.
+func (p *Actor) dial(ctx context.Context, ep browser.Endpoint, limit int64) (transport.Conn, error) {
+	c, err := relay.DialBrowser(ctx, ep, limit)
+	if err != nil {
+		return nil, err
+	}
+	return p.watch(c), nil
 }
 
 func (p *Actor) originAllowed(r *http.Request) bool {

@@ -34,6 +34,8 @@ type Instance struct {
 	Port     int    `json:"port"`
 	Endpoint string `json:"endpoint"`
 	WS       string `json:"ws"`
+	// DownloadDir is where its downloads land.
+	DownloadDir string `json:"download_dir,omitempty"`
 }
 
 // PointerFile names the file that points at the most recently started

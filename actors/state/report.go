@@ -43,6 +43,7 @@ type InstanceReport struct {
 	LastExit        *browser.ExitRecord `json:"last_exit,omitempty"`
 	LastLaunchError string              `json:"last_launch_error,omitempty"`
 	Error           string              `json:"error,omitempty"`
+	DownloadDir     string              `json:"download_dir,omitempty"` // where its downloads land
 }
 
 // StatusOf says how an instance is, from its browser's status.

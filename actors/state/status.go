@@ -30,6 +30,9 @@ type InstanceStatus struct {
 	Browser  *browser.Status `json:"browser,omitempty"`
 	// UptimeSeconds is how long its browser has run (absent when none runs).
 	UptimeSeconds float64 `json:"uptime_seconds,omitempty"`
+	// DownloadDir is where its downloads land (absent for coordinators
+	// older than downloads).
+	DownloadDir string `json:"download_dir,omitempty"`
 }
 
 // Collect reads every state file and asks each live coordinator's
@@ -60,7 +63,7 @@ func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorS
 		}
 		if c.Live {
 			for _, inst := range s.Instances {
-				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port}
+				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port, DownloadDir: inst.DownloadDir}
 				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
 					is.Clients, is.Browser = h.Clients, h.Browser
 					if b := h.Browser; b != nil && b.StartedAt != nil && b.Pid != 0 {

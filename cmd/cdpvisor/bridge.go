@@ -105,6 +105,9 @@ The bridge's own flags:
                                                                         env CDPVISOR_COORDINATOR=auto
   --hang-timeout DURATION             a browser silent this long is killed as hung (default 10s, 0 disables)
                                                                         env CDPVISOR_HANG_TIMEOUT
+  --download-dir DIR                  where a launched browser's downloads land (default
+                                      $XDG_DOWNLOAD_DIR/cdpvisor/bridge, else ~/Downloads/cdpvisor/bridge)
+                                                                        env CDPVISOR_DOWNLOAD_DIR
   --install DIR                       create DIR/chrome, a symlink to this binary, and exit
   --help                              this help
 Logs: env CDPVISOR_LOG_LEVEL, CDPVISOR_LOG_FORMAT.

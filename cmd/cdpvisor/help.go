@@ -29,16 +29,19 @@ var placeholders = map[string]string{
 	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION",
 	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID",
-	"timeout": "DURATION", "state": "FILE",
+	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 }
 
 // shownDefaults replace defaults that depend on the machine, so help reads
 // the same everywhere.
-var shownDefaults = map[string]string{"state-dir": "$XDG_RUNTIME_DIR/cdpvisor, else $TMPDIR/cdpvisor-<uid>"}
+var shownDefaults = map[string]string{
+	"state-dir":    "$XDG_RUNTIME_DIR/cdpvisor, else $TMPDIR/cdpvisor-<uid>",
+	"download-dir": "$XDG_DOWNLOAD_DIR/cdpvisor, else ~/Downloads/cdpvisor",
+}
 
 var (
 	endpointFlags = flagGroup{"Endpoint", []string{"port", "allow-origin", "state-dir"}}
-	browserFlags  = flagGroup{"Browser", []string{"browser", "headless", "headed", "user-data-dir", "browser-arg", "launch-timeout"}}
+	browserFlags  = flagGroup{"Browser", []string{"browser", "headless", "headed", "user-data-dir", "download-dir", "browser-arg", "launch-timeout"}}
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop"}}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )
@@ -79,7 +82,7 @@ var docs = map[string]commandDoc{
 		groups: []flagGroup{
 			{"Wrap", []string{"instance", "timeout", "state", "state-dir", "standalone"}},
 			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "headless", "headed", "user-data-dir",
-				"browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
+				"download-dir", "browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
 			logFlags,
 		},
 		sections: []section{

@@ -70,6 +70,8 @@ var rewrites = []struct {
 	{regexp.MustCompile(`running as root requires --no-sandbox; pass --browser-arg=--no-sandbox`),
 		`running as root requires Chromium's no-sandbox switch; pass args: ["--no-sandbox"]`},
 	{regexp.MustCompile(`use --headless or set \$DISPLAY`), "pass headless: true, or run the coordinator where $DISPLAY is set"},
+	// downloads.Prepare: a download dir it cannot use.
+	{regexp.MustCompile(`give (?:a directory(?: you can write to)?|another) with --download-dir \(or CDPVISOR_DOWNLOAD_DIR\)`), "pass another download_dir"},
 	// chrome.ProfileDir.
 	{regexp.MustCompile(`\(--user-data-dir\)`), "(user_data_dir)"},
 	{regexp.MustCompile(`leave --user-data-dir out`), "leave user_data_dir out"},
@@ -81,7 +83,7 @@ var (
 	flagRe    = regexp.MustCompile(`--([a-z][a-z-]*[a-z])`)
 	flagWords = map[string]string{
 		"port": "port", "browser": "browser", "headless": "headless: true", "headed": "headless: false",
-		"user-data-dir": "user_data_dir", "browser-arg": "args",
+		"user-data-dir": "user_data_dir", "browser-arg": "args", "download-dir": "download_dir",
 	}
 	settings = map[string]bool{ // flags with no MCP argument: set when the coordinator starts
 		"max-instances": true, "instance-ports": true, "state-dir": true, "allow-origin": true, "launch-timeout": true,

@@ -47,7 +47,7 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 		{"browser_instance", fmt.Sprintf(`{"action":"get","id":"%d"}`, other), false, "inst_"},
 		{"browser_instance", `{"action":"get","id":"nope"}`, true, "unknown instance"},
 		{"browser_instance", `{"action":"fly"}`, true, "new, list, get or close"},
-		{"browser_instance", `{"action":"list","colour":"red"}`, true, "the accepted arguments are action, id, browser, headless and port"},
+		{"browser_instance", `{"action":"list","colour":"red"}`, true, "the accepted arguments are action, id, browser, headless, port and download_dir"},
 		{"coordinator_launch_browser", fmt.Sprintf(`{"instance":"%d"}`, other), false, "launched"},
 		{"coordinator_stop_browser", fmt.Sprintf(`{"instance":%d}`, other), false, "stopped"},
 		{"coordinator_stop_browser", `{"instance":true}`, true, `argument "instance" must be an instance id`},
@@ -87,8 +87,8 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
 		t.Fatalf("client output %q: %v", out, err)
 	}
-	if len(res.Tools) != 6 {
-		t.Fatalf("tools %v, want 6", res.Tools)
+	if len(res.Tools) != 8 {
+		t.Fatalf("tools %v, want 8", res.Tools)
 	}
 	for _, p := range res.ToolProblems {
 		t.Errorf("tools/list: %s", p)
@@ -97,6 +97,7 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 		"coordinator_list_browsers": "true false true false", "coordinator_status": "true false true false",
 		"coordinator_launch_browser": "false false false false", "coordinator_stop_browser": "false true true false",
 		"coordinator_restart_browser": "false true false false", "browser_instance": "false true false false",
+		"download_list": "true false true false", "download_wait": "true false false false",
 	}
 	for _, d := range res.ToolDefs {
 		a := d.Annotations
@@ -108,6 +109,9 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 		}
 		props, _ := d.InputSchema["properties"].(map[string]any)
 		for _, ref := range []string{"id", "instance"} {
+			if d.Name == "download_wait" && ref == "id" {
+				continue // a download's id, not an instance's
+			}
 			if p, ok := props[ref].(map[string]any); ok && fmt.Sprint(p["type"]) != "[string integer]" {
 				t.Errorf("%s.%s: type %v", d.Name, ref, p["type"])
 			}

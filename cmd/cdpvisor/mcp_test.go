@@ -297,7 +297,7 @@ func TestMCPInstances(t *testing.T) {
 		t.Fatalf("new instance %v", created)
 	}
 	text, _ := h.call("browser_instance", map[string]any{"action": "list"}, false)
-	if strings.Count(text, "inst_") != 2 {
+	if instanceLines(text) != 2 {
 		t.Fatalf("list: %s", text)
 	}
 	for _, ref := range []string{id, fmt.Sprint(port)} {
@@ -394,9 +394,10 @@ func (h *mcpHarness) listTools() map[string]map[string]any {
 }
 
 // The annotations say what each tool does to the world, as the MCP spec
-// defines them: only the two read-only tools are read-only, stop, restart
+// defines them: only the read-only tools are read-only, stop, restart
 // and browser_instance (close) are destructive, none reaches beyond this
-// machine, and every tool has a title.
+// machine, and every tool has a title. download_list and download_wait
+// only read (waiting changes nothing).
 func TestMCPToolAnnotations(t *testing.T) {
 	h := newMCPHarness(t)
 	tools := h.listTools()
@@ -407,6 +408,8 @@ func TestMCPToolAnnotations(t *testing.T) {
 		"coordinator_stop_browser":    {false, true, true},
 		"coordinator_restart_browser": {false, true, false},
 		"browser_instance":            {false, true, false},
+		"download_list":               {true, false, true},
+		"download_wait":               {true, false, false},
 	}
 	if len(tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(tools), len(want))
@@ -451,7 +454,7 @@ func TestMCPToolSchemas(t *testing.T) {
 			if len(desc) < 20 {
 				t.Errorf("%s.%s: description %q", name, pname, desc)
 			}
-			if pname == "id" || pname == "instance" {
+			if (pname == "id" && name != "download_wait") || pname == "instance" { // download_wait's id is a download's
 				refs++
 				types, _ := p["type"].([]any)
 				if !slices.Contains(types, any("string")) || !(slices.Contains(types, any("integer")) || slices.Contains(types, any("number"))) {
@@ -482,8 +485,8 @@ func TestMCPToolSchemas(t *testing.T) {
 			t.Errorf("port schema %v", port)
 		}
 	}
-	if refs != 4 { // launch, stop, restart: instance; browser_instance: id
-		t.Errorf("%d id/instance properties, want 4", refs)
+	if refs != 6 { // launch, stop, restart, download_list, download_wait: instance; browser_instance: id
+		t.Errorf("%d id/instance properties, want 6", refs)
 	}
 }
 
@@ -595,7 +598,7 @@ func TestMCPErrorsSpeakMCP(t *testing.T) {
 			[]string{fmt.Sprintf("port %d is the endpoint of %s", defPort, h.c.Default().ID), "leave port out"}},
 		{"browser_instance", map[string]any{"action": "new", "port": 0}, []string{"port 0", "from 1 to 65535", "leave port out"}},
 		{"browser_instance", map[string]any{"action": "new", "port": "9333"}, []string{`argument "port" must be an integer from 1 to 65535, not a string`}},
-		{"browser_instance", map[string]any{"action": "new", "id": "x"}, []string{"browser_instance new: id is for get and close", "new takes browser, headless and port"}},
+		{"browser_instance", map[string]any{"action": "new", "id": "x"}, []string{"browser_instance new: id is for get and close", "new takes browser, headless, port and download_dir"}},
 		{"browser_instance", map[string]any{"action": "list", "port": 9333}, []string{"browser_instance list: port is for new", "list takes no other argument"}},
 		{"browser_instance", map[string]any{"action": "get", "headless": true, "id": "x"}, []string{"headless is for new", "get takes id"}},
 		{"browser_instance", map[string]any{}, []string{"browser_instance: action is required: new, list, get or close"}},
@@ -660,7 +663,7 @@ func TestMCPStatusIsStatusJSON(t *testing.T) {
 	}
 	for i := range got.Instances {
 		g, w := got.Instances[i], want.Instances[i]
-		if g.ID != w.ID || g.Endpoint != w.Endpoint || g.Port != w.Port || g.Clients != w.Clients ||
+		if g.ID != w.ID || g.Endpoint != w.Endpoint || g.Port != w.Port || g.Clients != w.Clients || g.DownloadDir == "" || g.DownloadDir != w.DownloadDir ||
 			g.Browser == nil || w.Browser == nil || g.Browser.State != w.Browser.State || g.Browser.Pid != w.Browser.Pid {
 			t.Errorf("instance %d: coordinator_status %+v, status --json %+v", i, g, w)
 		}
@@ -678,7 +681,7 @@ func TestMCPStatusIsStatusJSON(t *testing.T) {
 	}
 	text, _ := h.call("coordinator_status", nil, false)
 	if !strings.Contains(text, fmt.Sprintf("coordinator pid %d", os.Getpid())) || !strings.Contains(text, h.c.StatePath()) ||
-		strings.Count(text, "inst_") != 2 {
+		instanceLines(text) != 2 {
 		t.Errorf("readable status %q", text)
 	}
 }

@@ -49,6 +49,8 @@ func newMCPServer(c *actors.Coordinator, log zerolog.Logger) *server.MCPServer {
 		"coordinator_stop_browser":    t.stop,
 		"coordinator_restart_browser": t.restart,
 		"browser_instance":            t.instance,
+		"download_list":               t.downloadList,
+		"download_wait":               t.downloadWait,
 	}
 	for _, d := range toolDefs {
 		s.AddTool(d.tool(), handlers[d.name])
@@ -62,7 +64,7 @@ var instanceParam = param{name: "instance", want: refWant, schema: refSchema(
 		"Leave out for the default instance.")}
 
 // toolDefs are the tools (tools/list gives them sorted by name).
-var toolDefs = []toolDef{{
+var toolDefs = append([]toolDef{{
 	name: "coordinator_list_browsers", title: "List installed browsers",
 	description: "List the Chromium-family browsers installed on this machine (Chrome, Edge, Chromium, Brave) with their " +
 		"type, version and path; pass one as browser to coordinator_launch_browser or browser_instance new.",
@@ -70,7 +72,7 @@ var toolDefs = []toolDef{{
 }, {
 	name: "coordinator_status", title: "Coordinator status",
 	description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable CDP " +
-		"endpoint, port, connected clients, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
+		"endpoint, port, connected clients, download dir, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
 	readOnly: true, idempotent: true,
 }, {
 	name: "coordinator_launch_browser", title: "Launch or switch the browser",
@@ -108,7 +110,7 @@ var toolDefs = []toolDef{{
 	description: "Manage more browsers, each behind its own stable endpoint: new, list, get (by id or port), close.",
 	params: []param{
 		{name: "action", want: "a string: new, list, get or close", schema: map[string]any{"type": "string", "enum": instanceActions,
-			"description": "What to do. new = create an instance with its own browser and stable endpoint (takes browser, headless, port; " +
+			"description": "What to do. new = create an instance with its own browser and stable endpoint (takes browser, headless, port, download_dir; " +
 				"its browser starts on the first request); list = every instance with its endpoint and browser, the default one first; " +
 				"get = one instance (takes id); close = stop an instance's browser and remove its endpoint (takes id; the default instance cannot be closed)."}},
 		{name: "id", want: refWant, schema: refSchema(`For get and close: the instance's id ("inst_…") or its endpoint port, ` +
@@ -119,15 +121,18 @@ var toolDefs = []toolDef{{
 			"description": "For new: true for no window, false for a visible one. Default: as the coordinator is configured."}},
 		{name: "port", want: "an integer from 1 to 65535", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 65535,
 			"description": "For new: the endpoint's port on 127.0.0.1. Leave out for a free port (from the coordinator's instance port range when it has one)."}},
+		{name: "download_dir", want: "a string: a directory", schema: map[string]any{"type": "string",
+			"description": "For new: the directory its downloads land in (created if missing; ~ and relative paths as for a profile). " +
+				"Leave out for a folder of its own, named by its id, in the coordinator's download dir."}},
 	},
 	required:    []string{"action"},
 	destructive: true, // close
-}}
+}}, downloadToolDefs...)
 
 var instanceActions = []string{"new", "list", "get", "close"}
 
 // instanceArgs says which arguments besides action each action takes.
-var instanceArgs = map[string][]string{"new": {"browser", "headless", "port"}, "list": nil, "get": {"id"}, "close": {"id"}}
+var instanceArgs = map[string][]string{"new": {"browser", "headless", "port", "download_dir"}, "list": nil, "get": {"id"}, "close": {"id"}}
 
 func toolDefByName(name string) (toolDef, bool) {
 	for _, d := range toolDefs {
@@ -215,7 +220,7 @@ func (t tools) coordinatorStatus(st []actors.InstanceStatus) state.CoordinatorSt
 // instanceStatus is an instance as `cdpvisor status --json` shows it.
 func instanceStatus(is actors.InstanceStatus) state.InstanceStatus {
 	b := is.Browser
-	out := state.InstanceStatus{ID: is.ID, Endpoint: is.Endpoint, Port: is.Port, Clients: is.Clients, Browser: &b}
+	out := state.InstanceStatus{ID: is.ID, Endpoint: is.Endpoint, Port: is.Port, Clients: is.Clients, Browser: &b, DownloadDir: is.DownloadDir}
 	if b.StartedAt != nil && b.Pid != 0 {
 		out.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
 	}
@@ -237,7 +242,7 @@ func instanceLine(is actors.InstanceStatus, isDefault bool) string {
 	if ex := is.Browser.LastExit; ex != nil {
 		fmt.Fprintf(&b, ", last exit: %s", ex.Cause)
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, ", downloads in %s\n", is.DownloadDir)
 	return b.String()
 }
 
@@ -335,6 +340,7 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		Browser  *string  `json:"browser"`
 		Headless *bool    `json:"headless"`
 		Port     *float64 `json:"port"`
+		Download *string  `json:"download_dir"`
 	}
 	given, err := bind(req, &args)
 	if err != nil {
@@ -348,7 +354,7 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		return toolErrorf(tool, "unknown action %q: want new, list, get or close", args.Action)
 	}
 	tool += " " + args.Action
-	for _, name := range []string{"id", "browser", "headless", "port"} {
+	for _, name := range []string{"id", "browser", "headless", "port", "download_dir"} {
 		if given[name] && !slices.Contains(takes, name) {
 			what := "takes no other argument"
 			if len(takes) > 0 {
@@ -359,7 +365,7 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	switch args.Action {
 	case "new":
-		return t.newInstance(ctx, tool, args.Browser, args.Headless, args.Port)
+		return t.newInstance(ctx, tool, args.Browser, args.Headless, args.Port, args.Download)
 	case "list":
 		st, err := t.c.Status(ctx)
 		if err != nil {
@@ -413,8 +419,11 @@ func instanceArgFor(name string) string {
 	return "new"
 }
 
-func (t tools) newInstance(ctx context.Context, tool string, b *string, headless *bool, port *float64) (*mcp.CallToolResult, error) {
+func (t tools) newInstance(ctx context.Context, tool string, b *string, headless *bool, port *float64, downloadDir *string) (*mcp.CallToolResult, error) {
 	req := actors.InstanceRequest{Change: browser.Change{Browser: b, Headless: headless}}
+	if downloadDir != nil {
+		req.DownloadDir = strings.TrimSpace(*downloadDir) // "": the default
+	}
 	if port != nil {
 		if *port < 1 || *port > 65535 || *port != math.Trunc(*port) {
 			return toolErrorf(tool, "port %v: want an integer from 1 to 65535, or leave port out for a free one", *port)
@@ -434,8 +443,10 @@ func (t tools) newInstance(ctx context.Context, tool string, b *string, headless
 	default:
 		return toolError(tool, err)
 	}
-	data := map[string]any{"id": inst.ID, "endpoint": inst.Proxy.Endpoint(), "port": inst.Proxy.Port(), "ws": inst.Proxy.BrowserWS()}
-	return result(data, fmt.Sprintf("created %s with endpoint %s (its browser starts on the first request)", inst.ID, inst.Proxy.Endpoint()))
+	data := map[string]any{"id": inst.ID, "endpoint": inst.Proxy.Endpoint(), "port": inst.Proxy.Port(), "ws": inst.Proxy.BrowserWS(),
+		"download_dir": inst.Downloads.Dir()}
+	return result(data, fmt.Sprintf("created %s with endpoint %s (its browser starts on the first request; downloads land in %s)",
+		inst.ID, inst.Proxy.Endpoint(), inst.Downloads.Dir()))
 }
 
 // progressOf sends MCP progress notifications when the client asked for

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -20,6 +21,7 @@ type supervisorFlags struct {
 	headless      bool
 	headed        bool
 	userDataDir   string
+	downloadDir   string
 	browserArgs   listFlag
 	allowOrigins  listFlag
 	stateDir      string
@@ -36,6 +38,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.headless, "headless", false, "run the browser headless (the default)")
 	fs.BoolVar(&f.headed, "headed", false, "run the browser with a window")
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
+	fs.StringVar(&f.downloadDir, "download-dir", "", "where downloads land, each instance's in a folder named by its id (created 0700 when missing; never inside the profile, so downloads outlive restarts)")
 	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable; in the env var one per line, or quoted as a shell would). Not --user-data-dir, --remote-debugging-*: cdpvisor owns those")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
 	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files, private to you: created 0700, refused if another user owns it or others may write to it")
@@ -80,6 +83,12 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 			return actors.CoordinatorConfig{}, usageErr("--user-data-dir: %w", err)
 		}
 	}
+	downloadDir := ""
+	if f.downloadDir != "" {
+		if downloadDir, err = downloads.Resolve(f.downloadDir); err != nil {
+			return actors.CoordinatorConfig{}, usageErr("--download-dir: %w", err)
+		}
+	}
 	return actors.CoordinatorConfig{
 		Port: f.port,
 		Launch: chrome.LaunchOptions{
@@ -91,6 +100,7 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 		WatchdogExe:  watchdogExe(),
 		HangTimeout:  f.hangTimeout,
 		IdleStop:     f.idleStop,
+		DownloadDir:  downloadDir,
 		Log:          log,
 	}, nil
 }

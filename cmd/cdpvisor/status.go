@@ -61,7 +61,7 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 func printStatus(stdout io.Writer, list []state.CoordinatorStatus) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	if slices.ContainsFunc(list, func(c state.CoordinatorStatus) bool { return c.Live }) { // no empty table
-		fmt.Fprintln(tw, "COORDINATOR\tINSTANCE\tENDPOINT\tSTATE\tBROWSER\tMODE\tPROFILE\tPID\tUPTIME\tCLIENTS")
+		fmt.Fprintln(tw, "COORDINATOR\tINSTANCE\tENDPOINT\tSTATE\tBROWSER\tMODE\tPROFILE\tPID\tUPTIME\tCLIENTS\tDOWNLOADS")
 	}
 	var notes []string
 	for _, c := range list {
@@ -74,7 +74,7 @@ func printStatus(stdout io.Writer, list []state.CoordinatorStatus) error {
 			continue
 		}
 		for _, i := range c.Instances {
-			row := []string{who, i.ID, i.Endpoint, "?", "-", "-", "-", "-", "-", fmt.Sprint(i.Clients)}
+			row := []string{who, i.ID, i.Endpoint, "?", "-", "-", "-", "-", "-", fmt.Sprint(i.Clients), cmp.Or(i.DownloadDir, "-")}
 			if b := i.Browser; b != nil {
 				row[3], row[4], row[5], row[6] = b.State, browserName(b), mode(b.Headless), profile(b)
 				if b.Pid != 0 {

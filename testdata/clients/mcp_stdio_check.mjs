@@ -108,7 +108,8 @@ function checkTool(t) {
     for (const v of p.enum || []) {
       if (!p.description.includes(`${v} =`)) say(`property ${name}: its description does not explain "${v} = ..."`);
     }
-    if (name === 'id' || name === 'instance') {
+    // An instance reference; download_wait's id is a download's (a string).
+    if ((name === 'id' && t.name !== 'download_wait') || name === 'instance') {
       const types = Array.isArray(p.type) ? p.type : [p.type];
       const alts = (p.oneOf || p.anyOf || []).map((s) => s.type);
       const all = [...types, ...alts];

@@ -36,6 +36,8 @@ func LeakCheckMain(m *testing.M) int {
 		return 1
 	}
 	os.Setenv("TMPDIR", tmp)
+	// Downloads by default go to the user's download directory: never in tests.
+	os.Setenv("XDG_DOWNLOAD_DIR", filepath.Join(tmp, "downloads"))
 	os.Setenv(markerVar, marker)
 	code := m.Run()
 	if leaks := findLeaks(marker, tmp); len(leaks) > 0 {
@@ -76,6 +78,22 @@ func LeftoverFiles(dir string) []string {
 			out = append(out, "temporary directory "+filepath.Join(dir, e.Name()))
 		}
 	}
+	// Partial downloads, and download folders of instances left empty
+	// (cdpvisor removes them when their instance stops; the bridges'
+	// shared folder stays).
+	root := filepath.Join(dir, "downloads", "cdpvisor")
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+		case !d.IsDir() && strings.HasSuffix(p, ".crdownload"):
+			out = append(out, "partial download "+p)
+		case d.IsDir() && p != root && p != filepath.Join(root, "bridge"):
+			if entries, _ := os.ReadDir(p); len(entries) == 0 {
+				out = append(out, "empty download folder "+p)
+			}
+		}
+		return nil
+	})
 	// The default state directory (per user) under dir, and the seed's old one.
 	for _, sub := range []string{"cdpvisor-" + strconv.Itoa(os.Geteuid()), "browser-coordinator"} {
 		for _, pattern := range []string{"coordinator-*.json", "state.json"} {

@@ -1,0 +1,84 @@
+package downloads
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Where downloads land. The root is --download-dir (CDPVISOR_DOWNLOAD_DIR),
+// by default a cdpvisor folder in the user's download directory; each
+// instance downloads into a folder of its own under it, named by its id
+// (ROOT/inst_…/report.pdf), so two instances never mix their files. An
+// instance made with an explicit download dir (browser_instance new
+// download_dir) uses that dir itself, without a subfolder. Never a profile:
+// downloads survive restarts, stops and the removal of temporary profiles.
+
+// DefaultRoot is $XDG_DOWNLOAD_DIR/cdpvisor when that is set, else
+// ~/Downloads/cdpvisor.
+func DefaultRoot() (string, error) {
+	if d := strings.TrimSpace(os.Getenv("XDG_DOWNLOAD_DIR")); d != "" {
+		base, err := Resolve(d)
+		if err != nil {
+			return "", fmt.Errorf("XDG_DOWNLOAD_DIR: %w", err)
+		}
+		return filepath.Join(base, "cdpvisor"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no download directory: the home directory is unknown (%w); give one with --download-dir", err)
+	}
+	return filepath.Join(home, "Downloads", "cdpvisor"), nil
+}
+
+// Resolve makes a download dir absolute as the profile dir is (see
+// chrome.ProfileDir): `~` and `~/x` expand to the user's home (values from
+// the environment or an MCP call are never shell-expanded), a relative path
+// is taken against the working directory. It touches nothing on disk.
+func Resolve(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", errors.New("the download directory is empty; leave it out for the default")
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("download directory %s: cannot expand ~: %w", p, err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("download directory %s: %w", p, err)
+	}
+	return abs, nil
+}
+
+// InstanceDir is an instance's own folder under root.
+func InstanceDir(root, instance string) string { return filepath.Join(root, instance) }
+
+// Prepare makes dir ready for downloads before any browser uses it: it is
+// created when missing (0700: downloads are the user's own), and anything
+// that is not a writable directory is refused with its name and what to do.
+func Prepare(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("download directory %s does not exist and cannot be created: %w; "+
+				"give a directory you can write to with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+		}
+	case err != nil:
+		return fmt.Errorf("download directory %s: %w; give another with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("download directory %s is not a directory; give a directory with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir)
+	}
+	probe, err := os.CreateTemp(dir, ".cdpvisor-write-check-*")
+	if err != nil {
+		return fmt.Errorf("download directory %s is not writable: %w; fix its permissions, or give another with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}

@@ -1,0 +1,371 @@
+package downloads
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+)
+
+// run is one Serve of the actor: the session with the running browser and
+// what it knows of that browser. The table and the client overrides live
+// in the Actor and outlive it.
+type run struct {
+	a           *Actor
+	log         zerolog.Logger
+	fromSession chan any
+	sess        *session
+	ep          browser.Endpoint // the running browser's, while running
+	running     bool
+	ctxs        *contexts
+	pending     map[int64]command // commands sent on sess, by id
+	waiters     map[*waiter]bool
+	reapply     *time.Timer
+	reapplyCtx  map[string]bool // contexts whose client setting ended
+	redial      *time.Timer
+	redials     int // reconnections tried since the session last opened
+}
+
+// command is a command sent on the session, for reading its answer.
+type command struct {
+	method   string
+	context  string   // setDownloadBehavior: the context it was for
+	contexts []string // getBrowserContexts: the contexts it classifies
+}
+
+func newRun(a *Actor) *run {
+	r := &run{
+		a: a, log: a.spec.Log, fromSession: make(chan any), ctxs: newContexts(),
+		pending: map[int64]command{}, waiters: map[*waiter]bool{}, reapplyCtx: map[string]bool{},
+		reapply: time.NewTimer(time.Hour), redial: time.NewTimer(time.Hour),
+	}
+	r.reapply.Stop()
+	r.redial.Stop()
+	return r
+}
+
+// shutdown stops the session and the subscription, taking the browser's
+// events meanwhile so a lossless delivery never waits on this actor.
+func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
+	r.reapply.Stop()
+	r.redial.Stop()
+	r.closeSession()
+	done := make(chan struct{})
+	go func() { defer close(done); unsubscribe() }()
+	for {
+		select {
+		case <-done:
+			return
+		case <-events:
+		}
+	}
+}
+
+func (r *run) onBrowser(ev browser.Event) {
+	switch ev := ev.(type) {
+	case browser.Ready:
+		r.connect(ev.Endpoint)
+	case browser.Exited:
+		r.browserGone(ev.Generation)
+	}
+}
+
+// connect opens the session with a browser that became ready.
+func (r *run) connect(ep browser.Endpoint) {
+	if r.sess != nil && r.sess.gen == ep.Generation {
+		return
+	}
+	r.closeSession()
+	if err := Prepare(r.a.spec.Dir); err != nil {
+		r.log.Error().Err(err).Msg("downloads of this browser will fail")
+	}
+	r.ep, r.running, r.redials = ep, true, 0
+	r.ctxs = newContexts()
+	r.sess = startSession(ep, r.fromSession)
+}
+
+// browserGone cancels what the exited browser left unfinished.
+func (r *run) browserGone(gen int) {
+	for _, rec := range r.a.table.browserGone(gen) {
+		r.log.Info().Str("download", rec.ID).Str("filename", rec.Filename).Int("generation", gen).
+			Msg("download canceled: its browser exited")
+		r.finished(rec)
+	}
+	if r.running && r.ep.Generation == gen {
+		r.running = false
+		r.redial.Stop()
+		r.closeSession()
+	}
+}
+
+func (r *run) closeSession() {
+	if r.sess != nil {
+		r.sess.stop()
+		r.sess = nil
+	}
+	clear(r.pending)
+}
+
+func (r *run) current(gen int) bool { return r.sess != nil && r.sess.gen == gen }
+
+func (r *run) onSession(m any) {
+	switch m := m.(type) {
+	case sessionOpened:
+		if r.current(m.gen) {
+			r.opened()
+		}
+	case sessionEnded:
+		if !r.current(m.gen) {
+			return
+		}
+		r.closeSession()
+		// Mostly the browser is exiting, and its exit follows; if it does
+		// not, redialDue reconnects.
+		r.log.Debug().Err(m.err).Int("generation", m.gen).Msg("the downloads connection to the browser ended")
+		if r.running && r.redials < redialTries {
+			r.redial.Reset(redialDelay)
+		} else if r.running {
+			r.log.Error().Err(m.err).Int("generation", m.gen).
+				Msgf("no downloads connection to the browser after %d tries; downloads go where Chromium puts them by default until its next launch", redialTries)
+		}
+	case sessionMessage:
+		if r.current(m.gen) {
+			r.onCDP(m.msg)
+		}
+	}
+}
+
+func (r *run) redialDue() {
+	if r.running && r.sess == nil {
+		r.log.Warn().Int("generation", r.ep.Generation).
+			Msg("the downloads connection to the running browser ended; reconnecting (meanwhile downloads go where Chromium puts them by default)")
+		r.redials++
+		r.sess = startSession(r.ep, r.fromSession)
+	}
+}
+
+// opened sets cdpvisor's download behaviour on the new session: for the
+// default context and every context clients made, except where a client
+// set its own; then it discovers targets, to learn of later contexts.
+func (r *run) opened() {
+	r.redials = 0
+	if !r.a.clients.held("") {
+		r.setBehaviour("")
+	}
+	for id := range r.ctxs.created {
+		if !r.a.clients.held(id) {
+			r.setBehaviour(id)
+		}
+	}
+	r.send(command{method: "Target.setDiscoverTargets"}, map[string]any{"discover": true})
+}
+
+// setBehaviour has Chromium save the downloads of a context ("" for the
+// default one) into the instance's dir under their guid, and report them.
+func (r *run) setBehaviour(context string) {
+	params := map[string]any{"behavior": "allowAndName", "downloadPath": r.a.spec.Dir, "eventsEnabled": true}
+	if context != "" {
+		params["browserContextId"] = context
+	}
+	r.send(command{method: "Browser.setDownloadBehavior", context: context}, params)
+}
+
+func (r *run) send(c command, params any) {
+	if r.sess == nil {
+		return
+	}
+	id, ok := r.sess.send(c.method, params)
+	if !ok {
+		r.log.Warn().Str("method", c.method).Msg("the browser reads nothing on the downloads connection; command dropped")
+		return
+	}
+	r.pending[id] = c
+}
+
+func (r *run) onCDP(msg cdpMessage) {
+	if msg.ID != 0 {
+		r.answered(msg)
+		return
+	}
+	switch msg.Method {
+	case "Target.targetCreated", "Target.targetInfoChanged":
+		var p struct {
+			TargetInfo struct {
+				TargetID         string `json:"targetId"`
+				BrowserContextID string `json:"browserContextId"`
+			} `json:"targetInfo"`
+		}
+		if json.Unmarshal(msg.Params, &p) == nil {
+			r.targetSeen(p.TargetInfo.TargetID, p.TargetInfo.BrowserContextID)
+		}
+	case "Target.targetDestroyed":
+		var p struct {
+			TargetID string `json:"targetId"`
+		}
+		if json.Unmarshal(msg.Params, &p) == nil {
+			delete(r.ctxs.targets, p.TargetID)
+		}
+	case "Browser.downloadWillBegin":
+		var p struct {
+			FrameID           string `json:"frameId"`
+			GUID              string `json:"guid"`
+			URL               string `json:"url"`
+			SuggestedFilename string `json:"suggestedFilename"`
+		}
+		if json.Unmarshal(msg.Params, &p) == nil && p.GUID != "" {
+			r.began(p.FrameID, p.GUID, p.URL, p.SuggestedFilename)
+		}
+	case "Browser.downloadProgress":
+		var p struct {
+			GUID          string  `json:"guid"`
+			TotalBytes    float64 `json:"totalBytes"`
+			ReceivedBytes float64 `json:"receivedBytes"`
+			State         string  `json:"state"`
+			FilePath      string  `json:"filePath"`
+		}
+		if json.Unmarshal(msg.Params, &p) == nil {
+			r.progressed(p.GUID, int64(p.ReceivedBytes), int64(p.TotalBytes), p.State, p.FilePath)
+		}
+	}
+}
+
+func (r *run) answered(msg cdpMessage) {
+	c, ok := r.pending[msg.ID]
+	if !ok {
+		return
+	}
+	delete(r.pending, msg.ID)
+	if msg.Error != nil {
+		ev := r.log.Warn()
+		if c.context != "" {
+			ev = r.log.Debug() // a context closed meanwhile
+		}
+		ev.Str("method", c.method).Str("context", c.context).Int("code", msg.Error.Code).Str("error", msg.Error.Message).
+			Msg("the browser refused a downloads command")
+		return
+	}
+	if c.method == "Target.getBrowserContexts" {
+		var res struct {
+			BrowserContextIDs []string `json:"browserContextIds"`
+		}
+		_ = json.Unmarshal(msg.Result, &res)
+		r.classify(c.contexts, res.BrowserContextIDs)
+	}
+}
+
+// targetSeen learns a target's context; a context not seen before is
+// looked up: made by a client, or the default one.
+func (r *run) targetSeen(target, context string) {
+	if target == "" || context == "" {
+		return
+	}
+	r.ctxs.targets[target] = context
+	if r.ctxs.known(context) {
+		return
+	}
+	r.ctxs.checking[context] = true
+	r.send(command{method: "Target.getBrowserContexts", contexts: []string{context}}, nil)
+}
+
+// classify settles the contexts being checked from the list of contexts
+// clients made: those get cdpvisor's behaviour unless their client set its
+// own; the one not in the list is the default context.
+func (r *run) classify(checked, made []string) {
+	for _, id := range checked {
+		if !r.ctxs.checking[id] {
+			continue
+		}
+		delete(r.ctxs.checking, id)
+		if !slices.Contains(made, id) {
+			r.ctxs.defaultID = id
+			continue
+		}
+		r.ctxs.created[id] = true
+		if !r.a.clients.held(id) {
+			r.setBehaviour(id)
+		}
+	}
+}
+
+// began records a download when cdpvisor's behaviour applies to its
+// context; a client's own choice is the client's to follow.
+func (r *run) began(frame, guid, url, suggested string) {
+	key := r.ctxs.key(r.ctxs.targets[frame])
+	if r.a.clients.held(key) {
+		r.log.Debug().Str("download", guid).Str("url", url).Msg("not tracked: a client set its own download behaviour")
+		return
+	}
+	rec := r.a.table.begin(r.sess.gen, guid, url, suggested)
+	r.log.Info().Str("download", guid).Str("url", url).Str("filename", rec.Filename).Msg("download began")
+	for w := range r.waiters {
+		if w.id == "" {
+			w.id = guid
+		}
+	}
+}
+
+func (r *run) progressed(guid string, received, total int64, state, filePath string) {
+	rec, finished, err := r.a.table.progress(guid, received, total, state, filePath)
+	if err != nil {
+		r.log.Warn().Err(err).Msg("download not renamed")
+	}
+	if !finished {
+		return
+	}
+	r.log.Info().Str("download", guid).Str("state", rec.State).Str("path", rec.Path).Int64("bytes", rec.ReceivedBytes).Msg("download finished")
+	r.finished(rec)
+}
+
+// finished answers whoever waits for the download.
+func (r *run) finished(rec *record) {
+	for w := range r.waiters {
+		if w.id == rec.ID {
+			w.done <- rec.Entry
+			delete(r.waiters, w)
+		}
+	}
+}
+
+func (r *run) handle(m any) {
+	switch m := m.(type) {
+	case listDownloads:
+		m.reply <- r.a.table.entries()
+	case waitFor:
+		m.reply <- r.startWait(m.w)
+	case stopWaiting:
+		delete(r.waiters, m.w)
+		var cur *Entry
+		if rec, ok := r.a.table.byID[m.w.id]; ok {
+			e := rec.Entry
+			cur = &e
+		}
+		m.reply <- cur
+	case clientSet:
+		key := m.context
+		if key == r.ctxs.defaultID {
+			key = ""
+		}
+		r.a.clients.set(m.conn, key)
+		r.log.Debug().Str("context", key).Msg("a client set its own download behaviour: its choice wins, its downloads are not tracked")
+	case clientGone:
+		for _, context := range r.a.clients.gone(m.conn) {
+			r.reapplyCtx[context] = true
+		}
+		if len(r.reapplyCtx) > 0 {
+			r.reapply.Reset(settleDelay)
+		}
+	}
+}
+
+// reapplyDue sets cdpvisor's behaviour again where a client's ended.
+func (r *run) reapplyDue() {
+	for context := range r.reapplyCtx {
+		if !r.a.clients.held(context) && (context == "" || r.ctxs.created[context]) {
+			r.setBehaviour(context)
+		}
+	}
+	clear(r.reapplyCtx)
+}

@@ -1,0 +1,118 @@
+package downloads
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+)
+
+// waiter is one Wait: the download it waits for ("" until the next one to
+// begin is known), and where its end is told.
+type waiter struct {
+	id   string // the actor's once sent
+	done chan Entry
+}
+
+// waitStart is the actor's first answer to a Wait: the download already
+// finished, an unknown id, or neither (then the end comes on done).
+type waitStart struct {
+	finished *Entry
+	err      error
+}
+
+// Wait returns a download once it has completed or been canceled: id's,
+// or without id the oldest one in progress, else the next one to begin.
+// When ctx ends first it returns a *NotFinishedError with the download as
+// it is now.
+func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) {
+	w := &waiter{id: id, done: make(chan Entry, 1)}
+	start, err := actor.Ask(ctx, a.mailbox, func(r chan waitStart) any { return waitFor{w: w, reply: r} })
+	switch {
+	case err == nil && start.err != nil:
+		return Entry{}, start.err
+	case err == nil && start.finished != nil:
+		return *start.finished, nil
+	case err == nil:
+		select {
+		case e := <-w.done:
+			return e, nil
+		case <-ctx.Done():
+		}
+	case ctx.Err() == nil:
+		return Entry{}, err // the actor is not running
+	}
+	// ctx ended: stop waiting (the request may have reached the actor),
+	// and say how the download is now.
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	cur, _ := actor.Ask(stopCtx, a.mailbox, func(r chan *Entry) any { return stopWaiting{w: w, reply: r} })
+	select {
+	case e := <-w.done: // it finished meanwhile
+		return e, nil
+	default:
+	}
+	return Entry{}, &NotFinishedError{Current: cur, Err: ctx.Err()}
+}
+
+// startWait registers w unless its download has finished or is unknown.
+func (r *run) startWait(w *waiter) waitStart {
+	if w.id != "" {
+		rec, ok := r.a.table.byID[w.id]
+		if !ok {
+			return waitStart{err: &UnknownDownloadError{Instance: r.a.spec.Instance, ID: w.id, Known: r.a.table.entries()}}
+		}
+		if rec.Finished() {
+			e := rec.Entry
+			return waitStart{finished: &e}
+		}
+	} else if rec := r.a.table.oldestInProgress(); rec != nil {
+		w.id = rec.ID
+	}
+	r.waiters[w] = true
+	return waitStart{}
+}
+
+// NotFinishedError is a Wait whose context ended first (Err says how:
+// deadline or cancel); Current is the download as it is now, nil when none
+// had begun.
+type NotFinishedError struct {
+	Current *Entry
+	Err     error
+}
+
+func (e *NotFinishedError) Error() string {
+	if e.Current == nil {
+		return "no download began: " + e.Err.Error()
+	}
+	return fmt.Sprintf("download %s (%s) is still %s: %v", e.Current.ID, e.Current.Filename, e.Current.State, e.Err)
+}
+
+func (e *NotFinishedError) Unwrap() error { return e.Err }
+
+// UnknownDownloadError is an id the instance has no download for.
+type UnknownDownloadError struct {
+	Instance, ID string
+	Known        []Entry
+}
+
+// maxNamed bounds how many downloads an UnknownDownloadError names.
+const maxNamed = 20
+
+func (e *UnknownDownloadError) Error() string {
+	if len(e.Known) == 0 {
+		return fmt.Sprintf("no download %q in instance %s: it has no downloads yet", e.ID, e.Instance)
+	}
+	var names []string
+	for i := len(e.Known) - 1; i >= 0 && len(names) < maxNamed; i-- { // the newest first
+		k := e.Known[i]
+		names = append(names, fmt.Sprintf("%s (%s, %s)", k.ID, k.Filename, k.State))
+	}
+	more := ""
+	if n := len(e.Known) - len(names); n > 0 {
+		more = fmt.Sprintf(" and %d older", n)
+	}
+	return fmt.Sprintf("no download %q in instance %s; its downloads, newest first: %s%s", e.ID, e.Instance, strings.Join(names, ", "), more)
+}
