@@ -3,6 +3,7 @@ package downloads
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +71,11 @@ func Prepare(dir string) error {
 				"give a directory you can write to with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
 		}
 	case err != nil:
-		return fmt.Errorf("download directory %s: %w; give another with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said already
+		}
+		return fmt.Errorf("download directory %s cannot be used: %w; give another with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
 	case !info.IsDir():
 		return fmt.Errorf("download directory %s is not a directory; give a directory with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir)
 	}
