@@ -14,6 +14,8 @@ var (
 		"CDP messages the relays forwarded, by direction (to_browser, to_client).", []string{"direction"}, nil)
 	bytesDesc = prometheus.NewDesc("cdpvisor_relay_bytes_total",
 		"Bytes of CDP messages the relays forwarded, by direction (to_browser, to_client).", []string{"direction"}, nil)
+	handedOverDesc = prometheus.NewDesc("cdpvisor_relay_actor_messages_total",
+		"CDP messages the relays' fast path left to their actor: subscriptions, and everything while a connection is not connected (recovery).", nil, nil)
 	memoryDesc = prometheus.NewDesc("cdpvisor_browser_memory_bytes",
 		"Resident memory of each running browser's whole process tree.", []string{"instance", "pid"}, nil)
 )
@@ -21,7 +23,11 @@ var (
 // trafficCollector reads the relays' atomic counters at scrape time.
 type trafficCollector struct{ t *relay.Traffic }
 
-func (c trafficCollector) Describe(ch chan<- *prometheus.Desc) { ch <- messagesDesc; ch <- bytesDesc }
+func (c trafficCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- messagesDesc
+	ch <- bytesDesc
+	ch <- handedOverDesc
+}
 
 func (c trafficCollector) Collect(ch chan<- prometheus.Metric) {
 	counter := func(d *prometheus.Desc, v int64, dir string) {
@@ -31,6 +37,7 @@ func (c trafficCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(messagesDesc, c.t.ToClientMessages.Load(), "to_client")
 	counter(bytesDesc, c.t.ToBrowserBytes.Load(), "to_browser")
 	counter(bytesDesc, c.t.ToClientBytes.Load(), "to_client")
+	ch <- prometheus.MustNewConstMetric(handedOverDesc, prometheus.CounterValue, float64(c.t.HandedOver.Load()))
 }
 
 // memoryCollector measures the running browsers at scrape time.

@@ -1,24 +1,26 @@
 package relay
 
 import (
+	"os"
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 // The Go runtime's monitor thread (sysmon) sleeps deeply once every P is
 // idle, and the next system call wakes it with a futex; it then polls at
 // 20 µs for a while and sleeps deeply again. A relay goes idle between
-// every two frames of a request and its answer, so each frame paid for
-// that wake-up and the extra thread on the CPU: measured on 2 cores with
-// the Node client, about 70 µs of the round trip (see docs/performance.md).
-// While frames flow, schedulerAwake keeps one P in a short system call so
-// that sysmon never finds every P idle; it stops by itself once no frame
-// came for awakeIdleAfter. The monitor thread is one per process, and so is
-// this.
+// every two frames of a request and its answer, so each hop paid for that
+// wake-up and for an extra thread on the CPU: on 2 cores with the Node
+// client, most of what separated a Go relay from a Node one (numbers in
+// docs/performance.md). While frames flow, schedulerAwake keeps one P busy
+// sleeping in the kernel, so sysmon never finds every P idle; it stops by
+// itself once no frame came for awakeIdleFor. The monitor thread is one per
+// process, and so is this.
 var schedulerAwake awakeKeeper
 
-// awakeIdleAfter is how many sleep slices without a frame end the keeper.
-const awakeIdleAfter = 10
+// awakeIdleFor is how long the keeper goes on without a frame.
+const awakeIdleFor = 100 * time.Millisecond
 
 type awakeKeeper struct {
 	active  atomic.Bool // a frame went through since the keeper last looked
@@ -39,25 +41,28 @@ func (k *awakeKeeper) touch() {
 	}
 }
 
-// keep sleeps in system calls while frames flow. It owns itself: it ends
-// after awakeIdleAfter slices without a frame.
+// keep sleeps in the kernel while frames flow. It owns itself: it ends
+// after awakeIdleFor without a frame.
 func (k *awakeKeeper) keep() {
-	// With one P, holding it in a system call would leave nothing to run
-	// the relays until sysmon takes it back.
-	if runtime.GOMAXPROCS(0) < 2 {
-		k.running.Store(false)
-		return
-	}
+	// The keeper's P sits in a system call; with every other P busy,
+	// sysmon takes it back and hands it to a fresh spinning thread, which
+	// costs what the keeper saves. One P more than the default while it
+	// runs leaves an idle one, and sysmon leaves the keeper's alone.
+	procs := runtime.GOMAXPROCS(0)
+	runtime.GOMAXPROCS(procs + 1)
+	defer restoreProcs(procs)
 	for {
-		for idle := 0; idle < awakeIdleAfter; {
-			sleepInSyscall()
-			// A goroutine that stays on one scheduling tick for 10 ms loses
-			// its P to sysmon even in a short call: yield between slices.
+		last := time.Now()
+		for {
+			sleepInKernel() // a signal may end it early: time counts, not slices
+			// A goroutine on one scheduling tick for 10 ms is preempted by a
+			// signal: yield between slices instead.
 			runtime.Gosched()
+			now := time.Now()
 			if k.active.Swap(false) {
-				idle = 0
-			} else {
-				idle++
+				last = now
+			} else if now.Sub(last) > awakeIdleFor {
+				break
 			}
 		}
 		k.running.Store(false)
@@ -67,4 +72,14 @@ func (k *awakeKeeper) keep() {
 			return
 		}
 	}
+}
+
+// restoreProcs puts GOMAXPROCS back: the value the user set, or the
+// runtime's own default (which follows the CPU quota).
+func restoreProcs(procs int) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		runtime.GOMAXPROCS(procs)
+		return
+	}
+	runtime.SetDefaultGOMAXPROCS()
 }

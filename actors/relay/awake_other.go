@@ -5,4 +5,4 @@ package relay
 // Elsewhere the keeper is not used: measured only on Linux.
 const canKeepAwake = false
 
-func sleepInSyscall() {}
+func sleepInKernel() {}

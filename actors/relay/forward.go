@@ -3,6 +3,7 @@ package relay
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gorilla/websocket"
 
@@ -75,11 +76,9 @@ func (run *relayRun) onBrowser(m readResult) {
 		run.forwardFailed(m.forwardErr)
 		return
 	}
-	if m.link != run.link {
-		if m.msg != nil {
-			m.msg.Release()
-		}
-		return // an old connection's news
+	if m.link != run.link || m.link == run.lost {
+		run.lateNews(m)
+		return
 	}
 	if m.err != nil {
 		run.link.conn.Close(websocket.CloseNormalClosure, "")
@@ -113,6 +112,37 @@ func (run *relayRun) onBrowser(m readResult) {
 		run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
 	}
 	m.msg.Release()
+}
+
+// lateNews is what a lost browser connection still delivers: the error
+// that ends it, events (dropped: the client was told its targets are
+// gone), and answers the browser sent before it went, which the reader
+// had read already. Such an answer is passed on if its request still
+// waits in the queue (it is then not sent again); if the request went to
+// the next browser already, that browser answers it and this is dropped.
+// Either way the client gets one answer.
+func (run *relayRun) lateNews(m readResult) {
+	if m.msg == nil {
+		return
+	}
+	defer m.msg.Release()
+	h, _ := transport.ScanHead(m.msg.B)
+	if m.rest != nil || !h.HasID {
+		return
+	}
+	for i, q := range run.queue {
+		qh, _ := transport.ScanHead(q.B)
+		if qh.HasID && qh.ID == h.ID && string(qh.SessionID) == string(h.SessionID) {
+			run.queue = slices.Delete(run.queue, i, i+1)
+			q.Release()
+			if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+				run.forwardFailed(err)
+				return
+			}
+			run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
+			return
+		}
+	}
 }
 
 // onNote takes an event the fast path already forwarded, for the books.

@@ -16,6 +16,7 @@ func (run *relayRun) browserLost(err error) {
 	}
 	run.likely, run.signals = run.correlator.Strong(strongSignalName(err))
 	run.lostGen = run.link.ep.Generation
+	run.lost = run.link
 	run.link.conn.Close(websocket.CloseNormalClosure, "")
 	if !run.r.spec.Resilient {
 		run.close(websocket.CloseGoingAway, "the browser connection was lost")

@@ -91,6 +91,9 @@ func (run *relayRun) browserReader(link *browserLink) {
 // message: until the actor copied the rest off the wire). false: the relay
 // is over.
 func (run *relayRun) handOver(out chan<- readResult, r readResult) bool {
+	if r.msg != nil {
+		run.r.spec.Traffic.handedOver()
+	}
 	if !run.post(out, r) {
 		return false
 	}

@@ -35,6 +35,7 @@ type relayRun struct {
 	fastOn bool      // what the actor last set
 
 	link           *browserLink
+	lost           *browserLink // the link whose browser was lost: what it still delivers is late
 	queue          []*transport.Message
 	inflight       *inflightTable    // client requests the browser has not answered
 	subscribed     map[string][]byte // the client's last subscription request per method

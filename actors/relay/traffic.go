@@ -12,6 +12,8 @@ import (
 type Traffic struct {
 	ToBrowserMessages, ToBrowserBytes atomic.Int64
 	ToClientMessages, ToClientBytes   atomic.Int64
+	// HandedOver counts messages the fast path left to the relay's actor.
+	HandedOver atomic.Int64
 }
 
 func (t *Traffic) toBrowser(n int) {
@@ -25,6 +27,12 @@ func (t *Traffic) toClient(n int64) {
 	if t != nil {
 		t.ToClientMessages.Add(1)
 		t.ToClientBytes.Add(n)
+	}
+}
+
+func (t *Traffic) handedOver() {
+	if t != nil {
+		t.HandedOver.Add(1)
 	}
 }
 
