@@ -71,7 +71,9 @@ func newPeer(t *testing.T) *peer {
 	return p
 }
 
-func (p *peer) wsURL() string { return "ws://" + strings.TrimPrefix(p.srv.URL, "http://") + "/devtools/browser/x" }
+func (p *peer) wsURL() string {
+	return "ws://" + strings.TrimPrefix(p.srv.URL, "http://") + "/devtools/browser/x"
+}
 
 func (p *peer) write(v any) {
 	p.mu.Lock()
