@@ -2,6 +2,7 @@ package transport
 
 import (
 	"io"
+	"net"
 	"sync"
 	"time"
 
@@ -43,6 +44,11 @@ func NewWSConn(c *websocket.Conn, limit int64) *WSConn {
 		limit = MaxMessageSize
 	}
 	c.SetReadLimit(limit)
+	// Nagle off: every CDP message is one small write that must leave now.
+	// Go's default already, said here because the round trip depends on it.
+	if tc, ok := c.NetConn().(*net.TCPConn); ok {
+		_ = tc.SetNoDelay(true)
+	}
 	return &WSConn{c: c, limit: limit}
 }
 

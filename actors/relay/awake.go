@@ -49,9 +49,8 @@ func (k *awakeKeeper) keep() {
 	// costs what the keeper saves. One P more than the default while it
 	// runs leaves an idle one, and sysmon leaves the keeper's alone.
 	procs := runtime.GOMAXPROCS(0)
-	runtime.GOMAXPROCS(procs + 1)
-	defer restoreProcs(procs)
 	for {
+		runtime.GOMAXPROCS(procs + 1)
 		last := time.Now()
 		for {
 			sleepInKernel() // a signal may end it early: time counts, not slices
@@ -65,6 +64,7 @@ func (k *awakeKeeper) keep() {
 				break
 			}
 		}
+		restoreProcs(procs) // before the next keeper can read it
 		k.running.Store(false)
 		// A frame between the last look and the store above saw the
 		// keeper running and did not start one: go on for it.
