@@ -37,6 +37,12 @@ type Browser struct {
 	Type    BrowserType `json:"type"`
 	Path    string      `json:"path"`
 	Version string      `json:"version,omitempty"`
+	// Channel is the release channel (stable, beta, dev, canary; snapshot
+	// for Chromium snapshot builds), "" when unknown.
+	Channel string `json:"channel,omitempty"`
+	// Source says how it was found: system, path, cdpvisor, playwright,
+	// puppeteer or user (see the Source constants).
+	Source string `json:"source,omitempty"`
 }
 
 // System is what detection reads of the machine, so tests can fake
@@ -51,6 +57,10 @@ type System struct {
 	// type that is a symlink to an already found file.
 	EvalSymlinks func(path string) (string, error)
 	HomeDir      string
+	// Root, when set, is prepended to the fixed system locations (/usr/bin,
+	// /opt, /Applications), as if the machine's file system started there:
+	// a test or a by-hand check hides the installed browsers with it.
+	Root string
 }
 
 // withDefaults replaces nil funcs so a partly filled System cannot panic.
@@ -108,7 +118,7 @@ func Detect(sys System) []Browser {
 				seenTarget[tk] = true
 			}
 		}
-		found = append(found, Browser{Name: browserNames[c.Type], Type: c.Type, Path: p})
+		found = append(found, Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source})
 	}
 	return found
 }
@@ -132,7 +142,8 @@ func DetectWithVersions(ctx context.Context, sys System) []Browser {
 
 // Resolve picks the browser to launch for a --browser value: "" for the
 // preferred installed one, a BrowserType name (any case) for the preferred
-// install of that type, or a path to an executable.
+// install of that type, a path to an executable, or a command name looked
+// up on $PATH (google-chrome-beta, chromium-browser, microsoft-edge).
 func Resolve(sys System, want string) (Browser, error) {
 	sys = sys.withDefaults()
 	want = strings.TrimSpace(want)
@@ -155,7 +166,20 @@ func Resolve(sys System, want string) (Browser, error) {
 	if hasPathSeparator(sys.GOOS, want) || sys.Exists(want) {
 		return resolvePath(sys, want)
 	}
-	return Browser{}, fmt.Errorf("unknown browser %q: want one of %s, or a path to a browser executable",
+	if p, err := sys.LookPath(want); err == nil && p != "" {
+		b, err := resolvePath(sys, p)
+		if err != nil || b.Source != SourceUser {
+			return b, err
+		}
+		b.Source = SourcePATH
+		for _, c := range candidates(sys) {
+			if c.viaPATH && c.Path == want { // a command we know: its type and channel
+				b.Name, b.Type, b.Channel = c.Name, c.Type, c.Channel
+			}
+		}
+		return b, nil
+	}
+	return Browser{}, fmt.Errorf("unknown browser %q: not a command on $PATH; want one of %s, a command such as google-chrome, or a path to a browser executable",
 		want, typeList())
 }
 
@@ -172,18 +196,19 @@ func resolvePath(sys System, p string) (Browser, error) {
 			p = abs
 		}
 	}
-	t := guessType(sys, p)
-	return Browser{Name: browserNames[t], Type: t, Path: p}, nil
-}
-
-// guessType names a user-given executable: a known install location wins
-// (Chromium on Windows is also chrome.exe), else the file name decides.
-func guessType(sys System, p string) BrowserType {
 	for _, c := range candidates(sys) {
+		// A known install location keeps its name and channel (Chromium on
+		// Windows is also chrome.exe).
 		if !c.viaPATH && pathKey(sys.GOOS, c.Path) == pathKey(sys.GOOS, p) {
-			return c.Type
+			return Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source}, nil
 		}
 	}
+	t := guessType(sys, p)
+	return Browser{Name: browserNames[t], Type: t, Path: p, Source: SourceUser}, nil
+}
+
+// guessType names a user-given executable by its file name.
+func guessType(sys System, p string) BrowserType {
 	name := strings.ToLower(baseName(sys.GOOS, p))
 	switch {
 	case strings.Contains(name, "chromium"):
@@ -299,6 +324,9 @@ func (e *NotFoundError) Error() string {
 		if wantName != "" {
 			fmt.Fprintf(&b, ", or install %s", wantName)
 		}
+		if e.Want == string(Chrome) {
+			b.WriteString(" ('cdpvisor install chrome' downloads Chrome for Testing)")
+		}
 		return b.String()
 	}
 	if len(e.Searched) > 0 {
@@ -309,6 +337,9 @@ func (e *NotFoundError) Error() string {
 		b.WriteString("install " + wantName)
 	} else {
 		b.WriteString(installHint(e.GOOS))
+	}
+	if e.Want == "" || e.Want == string(Chrome) {
+		b.WriteString("; " + installCommandHint)
 	}
 	b.WriteString("; or pass --browser /path/to/browser")
 	return b.String()
@@ -327,3 +358,7 @@ func installHint(goos string) string {
 		return "install Chromium or Google Chrome"
 	}
 }
+
+// installCommandHint offers cdpvisor's own download, which works without
+// root on every OS Chrome for Testing is built for.
+const installCommandHint = "or run 'cdpvisor install' (Chrome for Testing, into your user cache)"

@@ -6,53 +6,117 @@ import (
 	"strings"
 )
 
+// Where a detected browser came from (Browser.Source).
+const (
+	SourceSystem     = "system"     // an installer's fixed location
+	SourcePATH       = "path"       // a command found on $PATH
+	SourceCdpvisor   = "cdpvisor"   // `cdpvisor install`, in the user's cache
+	SourcePlaywright = "playwright" // `playwright install`, in ms-playwright
+	SourcePuppeteer  = "puppeteer"  // Puppeteer's or @puppeteer/browsers' cache
+	SourceUser       = "user"       // a path given to --browser
+)
+
+// Release channels (Browser.Channel). Snapshot is a Chromium tip-of-tree
+// build from chromium-browser-snapshots: no channel at all.
+const (
+	ChannelStable   = "stable"
+	ChannelBeta     = "beta"
+	ChannelDev      = "dev"
+	ChannelCanary   = "canary"
+	ChannelSnapshot = "snapshot"
+)
+
 // candidate is one place a browser may be installed. When viaPATH is set,
 // Path is a bare command name to look up in $PATH instead of a file path.
 type candidate struct {
 	Type    BrowserType
 	Path    string
+	Channel string // "" when the build follows no known channel
+	Source  string
+	Name    string // overrides the type's product name
 	viaPATH bool
+	shell   bool // chrome-headless-shell: headless only, so chosen last
+}
+
+// sysAt and onPATH are shorthands for the tables below.
+func sysAt(t BrowserType, channel, p string) candidate {
+	return candidate{Type: t, Path: p, Channel: channel, Source: SourceSystem}
+}
+
+func onPATH(t BrowserType, channel, name string) candidate {
+	return candidate{Type: t, Path: name, Channel: channel, Source: SourcePATH, viaPATH: true}
 }
 
 // linuxPaths are the fixed install locations used by the official packages
-// (deb/rpm), distro packages and snap.
+// (deb/rpm, every channel), distro packages and snap.
 var linuxPaths = []candidate{
-	{Type: Chrome, Path: "/usr/bin/google-chrome"},
-	{Type: Chrome, Path: "/usr/bin/google-chrome-stable"},
-	{Type: Chrome, Path: "/opt/google/chrome/chrome"},
-	{Type: Edge, Path: "/usr/bin/microsoft-edge"},
-	{Type: Edge, Path: "/usr/bin/microsoft-edge-stable"},
-	{Type: Edge, Path: "/opt/microsoft/msedge/msedge"},
-	{Type: Chromium, Path: "/usr/bin/chromium"},
-	{Type: Chromium, Path: "/usr/bin/chromium-browser"},
-	{Type: Chromium, Path: "/snap/bin/chromium"},
-	{Type: Brave, Path: "/usr/bin/brave-browser"},
-	{Type: Brave, Path: "/opt/brave.com/brave/brave"},
+	sysAt(Chrome, ChannelStable, "/usr/bin/google-chrome"),
+	sysAt(Chrome, ChannelStable, "/usr/bin/google-chrome-stable"),
+	sysAt(Chrome, ChannelStable, "/opt/google/chrome/chrome"),
+	sysAt(Chrome, ChannelBeta, "/usr/bin/google-chrome-beta"),
+	sysAt(Chrome, ChannelBeta, "/opt/google/chrome-beta/chrome"),
+	sysAt(Chrome, ChannelDev, "/usr/bin/google-chrome-unstable"),
+	sysAt(Chrome, ChannelDev, "/opt/google/chrome-unstable/chrome"),
+	sysAt(Chrome, ChannelCanary, "/usr/bin/google-chrome-canary"),
+	sysAt(Chrome, ChannelCanary, "/opt/google/chrome-canary/chrome"),
+	sysAt(Edge, ChannelStable, "/usr/bin/microsoft-edge"),
+	sysAt(Edge, ChannelStable, "/usr/bin/microsoft-edge-stable"),
+	sysAt(Edge, ChannelStable, "/opt/microsoft/msedge/msedge"),
+	sysAt(Edge, ChannelBeta, "/usr/bin/microsoft-edge-beta"),
+	sysAt(Edge, ChannelBeta, "/opt/microsoft/msedge-beta/msedge"),
+	sysAt(Edge, ChannelDev, "/usr/bin/microsoft-edge-dev"),
+	sysAt(Edge, ChannelDev, "/opt/microsoft/msedge-dev/msedge"),
+	sysAt(Chromium, ChannelStable, "/usr/bin/chromium"),
+	sysAt(Chromium, ChannelStable, "/usr/bin/chromium-browser"),
+	sysAt(Chromium, ChannelStable, "/snap/bin/chromium"),
+	sysAt(Brave, ChannelStable, "/usr/bin/brave-browser"),
+	sysAt(Brave, ChannelStable, "/opt/brave.com/brave/brave"),
+	sysAt(Brave, ChannelBeta, "/usr/bin/brave-browser-beta"),
+	sysAt(Brave, ChannelBeta, "/opt/brave.com/brave-beta/brave"),
+	sysAt(Brave, "nightly", "/usr/bin/brave-browser-nightly"),
+	sysAt(Brave, "nightly", "/opt/brave.com/brave-nightly/brave"),
 }
 
 // linuxCommands catch installs outside the fixed locations (Nix, Homebrew on
 // Linux, /usr/local, custom builds) through $PATH.
 var linuxCommands = []candidate{
-	{Type: Chrome, Path: "google-chrome", viaPATH: true},
-	{Type: Chrome, Path: "google-chrome-stable", viaPATH: true},
-	{Type: Edge, Path: "microsoft-edge", viaPATH: true},
-	{Type: Chromium, Path: "chromium", viaPATH: true},
-	{Type: Chromium, Path: "chromium-browser", viaPATH: true},
-	{Type: Brave, Path: "brave-browser", viaPATH: true},
+	onPATH(Chrome, ChannelStable, "google-chrome"),
+	onPATH(Chrome, ChannelStable, "google-chrome-stable"),
+	onPATH(Chrome, ChannelBeta, "google-chrome-beta"),
+	onPATH(Chrome, ChannelDev, "google-chrome-unstable"),
+	onPATH(Chrome, ChannelCanary, "google-chrome-canary"),
+	onPATH(Edge, ChannelStable, "microsoft-edge"),
+	onPATH(Edge, ChannelStable, "microsoft-edge-stable"),
+	onPATH(Edge, ChannelBeta, "microsoft-edge-beta"),
+	onPATH(Edge, ChannelDev, "microsoft-edge-dev"),
+	onPATH(Chromium, ChannelStable, "chromium"),
+	onPATH(Chromium, ChannelStable, "chromium-browser"),
+	onPATH(Brave, ChannelStable, "brave-browser"),
+	onPATH(Brave, ChannelBeta, "brave-browser-beta"),
+	onPATH(Brave, "nightly", "brave-browser-nightly"),
 }
 
 // macApp is an application bundle and the executable inside Contents/MacOS.
 type macApp struct {
-	Type   BrowserType
-	Bundle string
-	Exe    string
+	Type    BrowserType
+	Channel string
+	Bundle  string
+	Exe     string
 }
 
 var macApps = []macApp{
-	{Type: Chrome, Bundle: "Google Chrome.app", Exe: "Google Chrome"},
-	{Type: Edge, Bundle: "Microsoft Edge.app", Exe: "Microsoft Edge"},
-	{Type: Chromium, Bundle: "Chromium.app", Exe: "Chromium"},
-	{Type: Brave, Bundle: "Brave Browser.app", Exe: "Brave Browser"},
+	{Chrome, ChannelStable, "Google Chrome.app", "Google Chrome"},
+	{Chrome, ChannelBeta, "Google Chrome Beta.app", "Google Chrome Beta"},
+	{Chrome, ChannelDev, "Google Chrome Dev.app", "Google Chrome Dev"},
+	{Chrome, ChannelCanary, "Google Chrome Canary.app", "Google Chrome Canary"},
+	{Edge, ChannelStable, "Microsoft Edge.app", "Microsoft Edge"},
+	{Edge, ChannelBeta, "Microsoft Edge Beta.app", "Microsoft Edge Beta"},
+	{Edge, ChannelDev, "Microsoft Edge Dev.app", "Microsoft Edge Dev"},
+	{Edge, ChannelCanary, "Microsoft Edge Canary.app", "Microsoft Edge Canary"},
+	{Chromium, ChannelStable, "Chromium.app", "Chromium"},
+	{Brave, ChannelStable, "Brave Browser.app", "Brave Browser"},
+	{Brave, ChannelBeta, "Brave Browser Beta.app", "Brave Browser Beta"},
+	{Brave, "nightly", "Brave Browser Nightly.app", "Brave Browser Nightly"},
 }
 
 // windowsRoots are the environment variables naming the directories that
@@ -60,16 +124,47 @@ var macApps = []macApp{
 var windowsRoots = []string{"PROGRAMFILES", "PROGRAMFILES(X86)", "LOCALAPPDATA"}
 
 // windowsExes are relative to each of windowsRoots, with backslashes.
+// Canary is "SxS" (side by side) and installs per user only.
 var windowsExes = []candidate{
-	{Type: Chrome, Path: `Google\Chrome\Application\chrome.exe`},
-	{Type: Edge, Path: `Microsoft\Edge\Application\msedge.exe`},
+	{Type: Chrome, Channel: ChannelStable, Path: `Google\Chrome\Application\chrome.exe`},
+	{Type: Chrome, Channel: ChannelBeta, Path: `Google\Chrome Beta\Application\chrome.exe`},
+	{Type: Chrome, Channel: ChannelDev, Path: `Google\Chrome Dev\Application\chrome.exe`},
+	{Type: Chrome, Channel: ChannelCanary, Path: `Google\Chrome SxS\Application\chrome.exe`},
+	{Type: Edge, Channel: ChannelStable, Path: `Microsoft\Edge\Application\msedge.exe`},
+	{Type: Edge, Channel: ChannelBeta, Path: `Microsoft\Edge Beta\Application\msedge.exe`},
+	{Type: Edge, Channel: ChannelDev, Path: `Microsoft\Edge Dev\Application\msedge.exe`},
+	{Type: Edge, Channel: ChannelCanary, Path: `Microsoft\Edge SxS\Application\msedge.exe`},
 	{Type: Chromium, Path: `Chromium\Application\chrome.exe`},
-	{Type: Brave, Path: `BraveSoftware\Brave-Browser\Application\brave.exe`},
+	{Type: Brave, Channel: ChannelStable, Path: `BraveSoftware\Brave-Browser\Application\brave.exe`},
+	{Type: Brave, Channel: ChannelBeta, Path: `BraveSoftware\Brave-Browser-Beta\Application\brave.exe`},
+	{Type: Brave, Channel: "nightly", Path: `BraveSoftware\Brave-Browser-Nightly\Application\brave.exe`},
 }
 
-// candidates lists where to look on sys.GOOS, ordered by BrowserTypes
-// preference and then by the order of the lists above. Paths are built with
-// the target OS's separators, not the host's, so tests can fake any OS.
+// channelRank orders channels within a type: the stable release first, the
+// builds that follow no channel (Playwright's pinned builds) next, then the
+// pre-release channels.
+func channelRank(ch string) int {
+	switch ch {
+	case ChannelStable:
+		return 0
+	case "":
+		return 1
+	case ChannelBeta:
+		return 2
+	case ChannelDev:
+		return 3
+	case ChannelCanary, "nightly":
+		return 4
+	}
+	return 5 // snapshot
+}
+
+// candidates lists where to look on sys.GOOS: fixed locations, $PATH names,
+// then the download caches (cdpvisor's own, Playwright's, Puppeteer's),
+// ordered by BrowserTypes preference, headless shells after full browsers,
+// then channel.
+// Paths are built with the target OS's separators, not the host's, so tests
+// can fake any OS.
 func candidates(sys System) []candidate {
 	var list []candidate
 	switch sys.GOOS {
@@ -77,7 +172,7 @@ func candidates(sys System) []candidate {
 		for _, dir := range macAppDirs(sys) {
 			for _, app := range macApps {
 				list = append(list, candidate{
-					Type: app.Type,
+					Type: app.Type, Channel: app.Channel, Source: SourceSystem,
 					Path: path.Join(dir, app.Bundle, "Contents", "MacOS", app.Exe),
 				})
 			}
@@ -85,23 +180,62 @@ func candidates(sys System) []candidate {
 	case "windows":
 		for _, root := range windowsRootDirs(sys) {
 			for _, exe := range windowsExes {
-				list = append(list, candidate{Type: exe.Type, Path: root + `\` + exe.Path})
+				c := exe
+				c.Source, c.Path = SourceSystem, root+`\`+exe.Path
+				list = append(list, c)
 			}
 		}
 	default:
 		// Linux and the BSDs share the freedesktop layout closely enough.
-		list = append(list, linuxPaths...)
+		for _, c := range linuxPaths {
+			c.Path = rooted(sys, c.Path)
+			list = append(list, c)
+		}
 		list = append(list, linuxCommands...)
 	}
+	list = append(list, cacheCandidates(sys)...)
+	for i := range list {
+		if list[i].Name == "" {
+			list[i].Name = productName(list[i].Type, list[i].Channel)
+		}
+	}
 	sort.SliceStable(list, func(i, j int) bool {
-		return typeRank(list[i].Type) < typeRank(list[j].Type)
+		a, b := list[i], list[j]
+		if ra, rb := typeRank(a.Type), typeRank(b.Type); ra != rb {
+			return ra < rb
+		}
+		if a.shell != b.shell {
+			return b.shell
+		}
+		return channelRank(a.Channel) < channelRank(b.Channel)
 	})
 	return list
 }
 
+// productName is what users call a type's channel build: "Google Chrome
+// Beta"; the stable release and channel-less builds go by the type's name.
+func productName(t BrowserType, channel string) string {
+	name := browserNames[t]
+	switch channel {
+	case ChannelBeta, ChannelDev, ChannelCanary, "nightly":
+		return name + " " + strings.ToUpper(channel[:1]) + channel[1:]
+	}
+	return name
+}
+
+// rooted puts an absolute system location under sys.Root (the detection
+// root, see HostSystem), so a test or a by-hand check can hide the
+// machine's own browsers.
+func rooted(sys System, p string) string {
+	if sys.Root == "" {
+		return p
+	}
+	return strings.TrimRight(sys.Root, "/") + p
+}
+
 // macAppDirs are the system and per-user application folders.
 func macAppDirs(sys System) []string {
-	dirs := []string{"/Applications"}
+	dirs := []string{rooted(sys, "/Applications")}
 	if sys.HomeDir != "" {
 		dirs = append(dirs, path.Join(sys.HomeDir, "Applications"))
 	}
@@ -126,7 +260,7 @@ func searchedPlaces(sys System) []string {
 	var places []string
 	seen := map[string]bool{}
 	add := func(p string) {
-		if !seen[p] {
+		if p != "" && !seen[p] {
 			seen[p] = true
 			places = append(places, p)
 		}
@@ -145,9 +279,12 @@ func searchedPlaces(sys System) []string {
 		}
 	default:
 		for _, c := range linuxPaths {
-			add(path.Dir(c.Path))
+			add(path.Dir(rooted(sys, c.Path)))
 		}
 		add("$PATH")
+	}
+	for _, c := range cacheRoots(sys) {
+		add(c.dir)
 	}
 	return places
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,7 @@ type fakeMachine struct {
 	path  map[string]string // command name -> LookPath result
 	links map[string]string // path -> symlink target
 	home  string
+	root  string // System.Root
 }
 
 // fakeSystem builds a System over m, using m.goos's path separators.
@@ -40,18 +42,35 @@ func fakeSystem(m fakeMachine) System {
 			return files[pathKey(m.goos, p)]
 		},
 		Glob: func(pattern string) ([]string, error) {
-			i := strings.LastIndex(pattern, sep)
-			dir, base := pattern[:i], pattern[i+1:]
-			var out []string
-			for _, e := range append(append([]string{}, m.files...), m.dirs...) {
-				j := strings.LastIndex(e, sep)
-				if j < 0 || e[:j] != dir {
-					continue
+			// Whole-pattern matching, so wildcards may sit in any element;
+			// directories are the given ones plus every file's parents.
+			slash := func(p string) string {
+				if m.goos == "windows" {
+					return strings.ReplaceAll(p, `\`, "/")
 				}
-				if ok, _ := path.Match(base, e[j+1:]); ok {
+				return p
+			}
+			entries := map[string]bool{}
+			for _, d := range m.dirs {
+				entries[d] = true
+			}
+			for _, f := range m.files {
+				for p := f; ; {
+					entries[p] = true
+					i := strings.LastIndex(p, sep)
+					if i <= 0 {
+						break
+					}
+					p = p[:i]
+				}
+			}
+			var out []string
+			for e := range entries {
+				if ok, _ := path.Match(slash(pattern), slash(e)); ok {
 					out = append(out, e)
 				}
 			}
+			sort.Strings(out)
 			return out, nil
 		},
 		LookPath: func(name string) (string, error) {
@@ -67,6 +86,7 @@ func fakeSystem(m fakeMachine) System {
 			return p, nil
 		},
 		HomeDir: m.home,
+		Root:    m.root,
 	}
 }
 
@@ -97,11 +117,11 @@ func TestDetect(t *testing.T) {
 				path: map[string]string{"chromium": "/usr/bin/chromium", "brave-browser": "/usr/bin/brave-browser"},
 			},
 			want: []Browser{
-				{Name: "Google Chrome", Type: Chrome, Path: "/opt/google/chrome/chrome"},
-				{Name: "Microsoft Edge", Type: Edge, Path: "/usr/bin/microsoft-edge"},
-				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
-				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium-browser"},
-				{Name: "Brave", Type: Brave, Path: "/usr/bin/brave-browser"},
+				{Name: "Google Chrome", Type: Chrome, Path: "/opt/google/chrome/chrome", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Microsoft Edge", Type: Edge, Path: "/usr/bin/microsoft-edge", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium-browser", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Brave", Type: Brave, Path: "/usr/bin/brave-browser", Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 		{
@@ -120,9 +140,9 @@ func TestDetect(t *testing.T) {
 				},
 			},
 			want: []Browser{
-				{Name: "Google Chrome", Type: Chrome, Path: "/usr/bin/google-chrome"},
-				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
-				{Name: "Chromium", Type: Chromium, Path: "/snap/bin/chromium"},
+				{Name: "Google Chrome", Type: Chrome, Path: "/usr/bin/google-chrome", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: "/snap/bin/chromium", Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 		{
@@ -138,9 +158,9 @@ func TestDetect(t *testing.T) {
 				},
 			},
 			want: []Browser{
-				{Name: "Google Chrome", Type: Chrome, Path: "/home/ann/.nix-profile/bin/google-chrome-stable"},
-				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
-				{Name: "Brave", Type: Brave, Path: "/usr/local/bin/brave-browser"},
+				{Name: "Google Chrome", Type: Chrome, Path: "/home/ann/.nix-profile/bin/google-chrome-stable", Channel: ChannelStable, Source: SourcePATH},
+				{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Brave", Type: Brave, Path: "/usr/local/bin/brave-browser", Channel: ChannelStable, Source: SourcePATH},
 			},
 		},
 		{
@@ -157,10 +177,10 @@ func TestDetect(t *testing.T) {
 				},
 			},
 			want: []Browser{
-				{Name: "Google Chrome", Type: Chrome, Path: "/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"},
-				{Name: "Chromium", Type: Chromium, Path: "/Applications/Chromium.app/Contents/MacOS/Chromium"},
-				{Name: "Chromium", Type: Chromium, Path: "/Users/ann/Applications/Chromium.app/Contents/MacOS/Chromium"},
-				{Name: "Brave", Type: Brave, Path: "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser"},
+				{Name: "Google Chrome", Type: Chrome, Path: "/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: "/Applications/Chromium.app/Contents/MacOS/Chromium", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: "/Users/ann/Applications/Chromium.app/Contents/MacOS/Chromium", Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Brave", Type: Brave, Path: "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser", Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 		{
@@ -170,7 +190,7 @@ func TestDetect(t *testing.T) {
 				files: []string{"/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge"},
 			},
 			want: []Browser{
-				{Name: "Microsoft Edge", Type: Edge, Path: "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge"},
+				{Name: "Microsoft Edge", Type: Edge, Path: "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge", Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 		{
@@ -187,11 +207,11 @@ func TestDetect(t *testing.T) {
 				},
 			},
 			want: []Browser{
-				{Name: "Google Chrome", Type: Chrome, Path: pf + `\Google\Chrome\Application\chrome.exe`},
-				{Name: "Google Chrome", Type: Chrome, Path: local + `\Google\Chrome\Application\chrome.exe`},
-				{Name: "Microsoft Edge", Type: Edge, Path: pf86 + `\Microsoft\Edge\Application\msedge.exe`},
-				{Name: "Chromium", Type: Chromium, Path: local + `\Chromium\Application\chrome.exe`},
-				{Name: "Brave", Type: Brave, Path: pf + `\BraveSoftware\Brave-Browser\Application\brave.exe`},
+				{Name: "Google Chrome", Type: Chrome, Path: pf + `\Google\Chrome\Application\chrome.exe`, Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Google Chrome", Type: Chrome, Path: local + `\Google\Chrome\Application\chrome.exe`, Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Microsoft Edge", Type: Edge, Path: pf86 + `\Microsoft\Edge\Application\msedge.exe`, Channel: ChannelStable, Source: SourceSystem},
+				{Name: "Chromium", Type: Chromium, Path: local + `\Chromium\Application\chrome.exe`, Source: SourceSystem},
+				{Name: "Brave", Type: Brave, Path: pf + `\BraveSoftware\Brave-Browser\Application\brave.exe`, Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 		{
@@ -205,7 +225,7 @@ func TestDetect(t *testing.T) {
 				},
 			},
 			want: []Browser{
-				{Name: "Microsoft Edge", Type: Edge, Path: pf86 + `\Microsoft\Edge\Application\msedge.exe`},
+				{Name: "Microsoft Edge", Type: Edge, Path: pf86 + `\Microsoft\Edge\Application\msedge.exe`, Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 		{
@@ -216,7 +236,7 @@ func TestDetect(t *testing.T) {
 				files: []string{pf86 + `\Google\Chrome\Application\chrome.exe`},
 			},
 			want: []Browser{
-				{Name: "Google Chrome", Type: Chrome, Path: pf86 + `\Google\Chrome\Application\chrome.exe`},
+				{Name: "Google Chrome", Type: Chrome, Path: pf86 + `\Google\Chrome\Application\chrome.exe`, Channel: ChannelStable, Source: SourceSystem},
 			},
 		},
 	}
@@ -257,13 +277,13 @@ func TestResolve(t *testing.T) {
 		{
 			name:    "empty picks preferred",
 			m:       linux,
-			browser: Browser{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium"},
+			browser: Browser{Name: "Chromium", Type: Chromium, Path: "/usr/bin/chromium", Channel: ChannelStable, Source: SourceSystem},
 		},
 		{
 			name:    "by type, any case",
 			m:       linux,
 			want:    " Brave ",
-			browser: Browser{Name: "Brave", Type: Brave, Path: "/usr/bin/brave-browser"},
+			browser: Browser{Name: "Brave", Type: Brave, Path: "/usr/bin/brave-browser", Channel: ChannelStable, Source: SourceSystem},
 		},
 		{
 			name:     "missing type lists what was found",
@@ -301,13 +321,13 @@ func TestResolve(t *testing.T) {
 			name:    "path guesses type from file name",
 			m:       linux,
 			want:    "/opt/custom/my-edge-build",
-			browser: Browser{Name: "Microsoft Edge", Type: Edge, Path: "/opt/custom/my-edge-build"},
+			browser: Browser{Name: "Microsoft Edge", Type: Edge, Path: "/opt/custom/my-edge-build", Source: SourceUser},
 		},
 		{
 			name:    "path defaults to chromium",
 			m:       linux,
 			want:    "/opt/custom/thing",
-			browser: Browser{Name: "Chromium", Type: Chromium, Path: "/opt/custom/thing"},
+			browser: Browser{Name: "Chromium", Type: Chromium, Path: "/opt/custom/thing", Source: SourceUser},
 		},
 		{
 			name:   "path that does not exist",
@@ -319,13 +339,13 @@ func TestResolve(t *testing.T) {
 			name:    "windows known location keeps its type",
 			m:       windows,
 			want:    `c:\users\ann\appdata\local\chromium\application\chrome.exe`,
-			browser: Browser{Name: "Chromium", Type: Chromium, Path: `c:\users\ann\appdata\local\chromium\application\chrome.exe`},
+			browser: Browser{Name: "Chromium", Type: Chromium, Path: `c:\users\ann\appdata\local\chromium\application\chrome.exe`, Source: SourceSystem},
 		},
 		{
 			name:    "windows portable chrome.exe",
 			m:       windows,
 			want:    `D:\portable\chrome.exe`,
-			browser: Browser{Name: "Google Chrome", Type: Chrome, Path: `D:\portable\chrome.exe`},
+			browser: Browser{Name: "Google Chrome", Type: Chrome, Path: `D:\portable\chrome.exe`, Source: SourceUser},
 		},
 		{
 			name:   "unknown word lists valid types",

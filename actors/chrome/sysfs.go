@@ -7,10 +7,16 @@ import (
 	"runtime"
 )
 
+// DetectRootEnv names the variable that sets System.Root for HostSystem:
+// CDPVISOR_DETECT_ROOT=/nowhere hides /usr/bin/chromium and the other fixed
+// locations (caches and $PATH still count), to try the no-browser path.
+const DetectRootEnv = "CDPVISOR_DETECT_ROOT"
+
 // HostSystem returns a System that reads the real machine.
 func HostSystem() System {
-	home, _ := os.UserHomeDir() // no home only disables ~/Applications
+	home, _ := os.UserHomeDir() // no home only disables the per-user places
 	return System{
+		Root:         os.Getenv(DetectRootEnv),
 		GOOS:         runtime.GOOS,
 		Getenv:       os.Getenv,
 		Exists:       isExecutableFile,
