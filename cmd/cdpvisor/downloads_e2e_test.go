@@ -424,3 +424,40 @@ func (m *mcpClient) browserPids() []int {
 	}
 	return out
 }
+
+// A client that sets its own download behaviour keeps it: Playwright's
+// context with acceptDownloads gets its download where Playwright wants it,
+// and cdpvisor neither moves nor lists it. The default context stays
+// cdpvisor's, before and after that client.
+func TestDownloadsClientsChoiceWins(t *testing.T) {
+	chrometest.Chromium(t)
+	chrometest.ClientsDir(t)
+	site := newDownloadSite(t)
+	root := filepath.Join(t.TempDir(), "dl")
+	m := startMCPClient(t, "--browser", "chromium", "--state-dir", t.TempDir(), "--download-dir", root)
+	def := m.instances()[0]
+	dir := filepath.Join(root, def.ID)
+
+	out, err := chrometest.NodeScript(t, 60*time.Second, "playwright_download.mjs", def.Endpoint, site.url, "#file")
+	var pw struct {
+		OK              bool
+		Suggested, Path string
+		SHA256          string
+	}
+	if err != nil || json.Unmarshal([]byte(out), &pw) != nil || !pw.OK {
+		t.Fatalf("playwright: %v: %s", err, out)
+	}
+	if sum := sha256.Sum256(site.file); pw.Suggested != "report.bin" || pw.SHA256 != fmt.Sprintf("%x", sum) || strings.HasPrefix(pw.Path, root) {
+		t.Fatalf("Playwright's download: %+v", pw)
+	}
+	if list := m.list(""); len(list) != 0 {
+		t.Errorf("cdpvisor lists the client's download: %+v", list)
+	}
+	// The default context's downloads are cdpvisor's, that client gone.
+	waited := m.waitAsync(map[string]any{})
+	clickDownloads(t, def.Endpoint, site.url, "#file")
+	if e := <-waited; e.Path != filepath.Join(dir, "report.bin") || fileSum(t, e.Path) != sha256.Sum256(site.file) {
+		t.Errorf("a download in the default context after the Playwright client: %+v", e)
+	}
+	m.close()
+}
