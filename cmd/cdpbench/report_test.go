@@ -94,6 +94,22 @@ func TestBuildRowsTargets(t *testing.T) {
 	}
 }
 
+func TestOverheadRatioWithNoise(t *testing.T) {
+	for _, c := range []struct {
+		cv, node, limit float64
+		met             bool
+	}{
+		{80, 100, 1, true}, {120, 100, 1, false}, {150, 100, 1.5, true},
+		{-878, -264, 1.5, true}, // both lost in noise, cdpvisor's lower
+		{100, -50, 1.5, false},  // no ratio of a negative: compared as is
+		{0, 0, 1, true},
+	} {
+		if _, met := overheadRatio(c.cv, c.node, c.limit); met != c.met {
+			t.Errorf("overheadRatio(%v, %v, %v) met %v, want %v", c.cv, c.node, c.limit, met, c.met)
+		}
+	}
+}
+
 func TestBuildRowsSkippedAndErrors(t *testing.T) {
 	r := &report{
 		Skipped: map[string]string{"coldstart": skippedNeedLaunch, "recovery": skippedNeedLaunch, "memory": skippedNeedLaunch},
