@@ -19,21 +19,40 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 	}
 	found := chrome.DetectWithVersions(context.Background(), chrome.HostSystem())
 	if *asJSON {
-		if found == nil {
-			found = []chrome.Browser{}
+		list := make([]browserJSON, len(found))
+		for i, b := range found {
+			list[i] = browserJSON(b)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(found)
+		return enc.Encode(list)
 	}
 	if len(found) == 0 {
 		_, err := chrome.Resolve(chrome.HostSystem(), "")
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tTYPE\tVERSION\tPATH")
+	fmt.Fprintln(tw, "NAME\tTYPE\tCHANNEL\tSOURCE\tVERSION\tPATH")
 	for _, b := range found {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", b.Name, b.Type, b.Version, b.Path)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, b.Type, orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
 	}
 	return tw.Flush()
+}
+
+// browserJSON is chrome.Browser with every field always present, so a
+// script reads channel and source without checking for them.
+type browserJSON struct {
+	Name    string             `json:"name"`
+	Type    chrome.BrowserType `json:"type"`
+	Path    string             `json:"path"`
+	Version string             `json:"version"`
+	Channel string             `json:"channel"`
+	Source  string             `json:"source"`
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

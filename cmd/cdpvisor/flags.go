@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 var errHelp = errors.New("help shown")
@@ -23,9 +25,19 @@ func (l *listFlag) Set(v string) error {
 }
 
 // envName is the environment variable of a flag: CDPVISOR_USER_DATA_DIR
-// for --user-data-dir.
+// for --user-data-dir, except for the few in envOverrides.
 func envName(flagName string) string {
+	if v, ok := envOverrides[flagName]; ok {
+		return v
+	}
 	return "CDPVISOR_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// envOverrides are install's variables, named for what they mean outside
+// one command: the install directory is also where detection looks.
+var envOverrides = map[string]string{
+	"mirror": "CDPVISOR_BROWSER_MIRROR",
+	"dir":    chrome.InstallDirEnv,
 }
 
 // parseFlags parses args; a flag not given on the command line takes its

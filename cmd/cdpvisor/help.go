@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // commandDoc is what a command's --help says besides its flags.
@@ -30,6 +32,7 @@ var placeholders = map[string]string{
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION",
 	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
+	"channel": "NAME", "dir": "DIR", "mirror": "URL",
 }
 
 // shownDefaults replace defaults that depend on the machine, so help reads
@@ -37,6 +40,8 @@ var placeholders = map[string]string{
 var shownDefaults = map[string]string{
 	"state-dir":    "$XDG_RUNTIME_DIR/cdpvisor, else $TMPDIR/cdpvisor-<uid>",
 	"download-dir": "$XDG_DOWNLOAD_DIR/cdpvisor, else ~/Downloads/cdpvisor",
+	"channel":      "stable",
+	"dir":          "$XDG_CACHE_HOME/cdpvisor/browsers (~/.cache, ~/Library/Caches, %LOCALAPPDATA%)",
 }
 
 var (
@@ -101,10 +106,51 @@ var docs = map[string]commandDoc{
 	"browsers": {
 		purpose: "list the Chromium-family browsers installed here",
 		usage:   []string{"browsers [--json]"},
-		groups:  []flagGroup{{"Output", []string{"json"}}},
+		about: "In the order --browser picks them: Chrome, Edge, Chromium, Brave; within each the stable release first,\n" +
+			"then builds of no channel, then beta, dev and canary, headless shells last. Exits 1 when there is none.",
+		groups: []flagGroup{{"Output", []string{"json"}}},
+		sections: []section{
+			{"Where it looks", "the installers' own places (/usr/bin, /opt, /snap/bin; /Applications, ~/Applications; Program Files,\n" +
+				"%LOCALAPPDATA%), every channel; commands on $PATH; and the download caches: 'cdpvisor install'\n" +
+				"(" + chrome.InstallDirEnv + ", else $XDG_CACHE_HOME/cdpvisor/browsers), Playwright (PLAYWRIGHT_BROWSERS_PATH,\n" +
+				"else ms-playwright in the user cache) and Puppeteer (PUPPETEER_CACHE_DIR, else ~/.cache/puppeteer).\n" +
+				chrome.DetectRootEnv + "=DIR looks for the installers' places under DIR instead of /, to try what\n" +
+				"happens on a machine without them."},
+			{"Fields (--json)", "name, type (chrome, edge, chromium, brave), channel (stable, beta, dev, canary, nightly, snapshot;\n" +
+				"\"\" when the build follows none), source (system, path, cdpvisor, playwright, puppeteer), version, path"},
+		},
 		examples: []string{
 			"cdpvisor browsers",
-			"cdpvisor browsers --json",
+			"cdpvisor browsers --json | jq -r '.[] | select(.channel == \"beta\") | .path'",
+		},
+	},
+	"install": {
+		purpose: "download a browser into your user cache, where browsers and --browser find it",
+		usage:   []string{"install [chrome|chromium|chrome-headless-shell] [--channel stable|beta|dev|canary] [--dir DIR]"},
+		about: "chrome                  Google Chrome for Testing (the default): the version the channel's last-known-good\n" +
+			"                        entry names in Google's index, for this OS and CPU\n" +
+			"chrome-headless-shell   Chrome for Testing's headless-only shell: smaller, cannot run --headed\n" +
+			"chromium                the newest Chromium snapshot build, as Puppeteer's chromium: tip of tree, untested\n" +
+			"                        between releases (Chromium has no release builds and Chrome for Testing has no\n" +
+			"                        Chromium); no --channel. Prefer chrome unless you need an unbranded build.\n" +
+			"\n" +
+			"The zip goes to a temporary name in the cache, is checked (its length, every file's CRC-32), unzipped\n" +
+			"there and renamed into DIR/<browser>/<channel>-<version>/ only when complete: an interrupted or failed\n" +
+			"install leaves nothing. Progress goes to stderr (a bar on a terminal, plain lines otherwise); the\n" +
+			"installed executable's path is the one line on stdout. Installing what is there already downloads nothing.\n" +
+			"On Linux the browser needs the libraries Chrome depends on (Debian: the ones apt-get install chromium pulls in).",
+		groups: []flagGroup{{"Install", []string{"channel", "dir", "mirror"}}},
+		sections: []section{
+			{"A mirror serves Google's layout", "chrome, chrome-headless-shell: URL/last-known-good-versions-with-downloads.json and the zips under\n" +
+				"  URL/<version>/<platform>/chrome-<platform>.zip (the index's storage.googleapis.com URLs are moved there)\n" +
+				"chromium: URL/<Platform>/LAST_CHANGE and URL/<Platform>/<revision>/chrome-<os>.zip (Linux_x64, Mac_Arm, …)"},
+		},
+		examples: []string{
+			"cdpvisor install",
+			"cdpvisor install chrome --channel beta",
+			"cdpvisor install chrome-headless-shell",
+			"cdpvisor serve --browser \"$(cdpvisor install chromium)\"",
+			"CDPVISOR_BROWSER_MIRROR=https://mirror.example/chrome-for-testing cdpvisor install",
 		},
 	},
 	"status": {

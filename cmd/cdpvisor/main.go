@@ -31,19 +31,21 @@ Commands:
   wrap       run a child MCP server against the running coordinator: cdpvisor wrap -- CMD ARGS…
   bridge     act as a Chrome executable for tools that launch one (pipe or port)
   browsers   list the Chromium-family browsers installed here
+  install    download Chrome for Testing (or Chromium) into your user cache: cdpvisor install [chrome|chromium|chrome-headless-shell]
   status     show running coordinators, their instances, browsers and ports
   version    print the version, commit and Go version (also --version, -v)
 
 Examples:
   cdpvisor serve --port 9222
   cdpvisor mcp
+  cdpvisor install chrome --channel beta
   cdpvisor wrap -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}
   cdpvisor status
 
 Run 'cdpvisor COMMAND --help' for a command's flags.
 `
 
-var commands = []string{"serve", "mcp", "wrap", "bridge", "browsers", "status", "version", "help"}
+var commands = []string{"serve", "mcp", "wrap", "bridge", "browsers", "install", "status", "version", "help"}
 
 // versionLine is what version, --version and -v print.
 func versionLine() string {
@@ -113,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runMCP(args[1:], os.Stdin, stdout, stderr)
 	case "browsers":
 		err = runBrowsers(args[1:], stdout, stderr)
+	case "install":
+		err = runInstall(args[1:], stdout, stderr)
 	case "wrap":
 		err = runWrap(args[1:], stdout, stderr)
 	case "status":

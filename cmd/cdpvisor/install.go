@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/chrome/install"
+)
+
+// runInstall downloads a browser into the user's cache: steps and progress
+// on stderr, the executable's path as the one line on stdout.
+func runInstall(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	channel := fs.String("channel", "", "release channel of chrome and chrome-headless-shell: stable, beta, dev or canary (chromium has none)")
+	dir := fs.String("dir", "", "cache directory to install into (set as "+chrome.InstallDirEnv+", browsers and --browser look there too)")
+	mirror := fs.String("mirror", "", "download host instead of Google's, laid out as Google's (see below)")
+	products, flagArgs := splitPositional(fs, args)
+	if err := parseFlags(fs, flagArgs, stdout); err != nil {
+		return err
+	}
+	if len(products) > 1 {
+		return usageErr("one browser at a time: got %s; run 'cdpvisor install --help'", strings.Join(products, ", "))
+	}
+	product := chrome.ProductChrome
+	if len(products) == 1 {
+		product = products[0]
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := install.Install(ctx, install.Options{
+		Product: product, Channel: *channel, Dir: *dir, Mirror: *mirror,
+		UserAgent: "cdpvisor/" + version, Log: stderr, TTY: isTerminal(stderr),
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("install stopped by a signal; nothing was left behind: %w", err)
+		}
+		var bad *install.OptionError
+		if errors.As(err, &bad) {
+			return usageErr("%w; run 'cdpvisor install --help'", err)
+		}
+		return err
+	}
+	if res.Existed {
+		fmt.Fprintf(stderr, "cdpvisor install: already installed: %s\n", res.Dir)
+	} else {
+		fmt.Fprintf(stderr, "cdpvisor install: installed %s %s (%s) in %s\n", res.Product, res.Version, res.Channel, res.Dir)
+	}
+	if err := probeBrowser(ctx, res.Executable); err != nil {
+		fmt.Fprintf(stderr, "cdpvisor install: warning: the installed browser does not start here: %v\n", err)
+	}
+	if *dir != "" && os.Getenv(chrome.InstallDirEnv) == "" {
+		fmt.Fprintf(stderr, "cdpvisor install: outside the default cache: pass --browser %s, or set %s=%s\n", res.Executable, chrome.InstallDirEnv, *dir)
+	}
+	fmt.Fprintln(stdout, res.Executable)
+	return nil
+}
+
+// splitPositional separates the arguments that are not flags (the browser
+// name) from the flags and their values, so the name may come anywhere:
+// `install chrome --channel beta` and `install --channel beta chrome`.
+func splitPositional(fs *flag.FlagSet, args []string) (positional, flags []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(positional, args[i+1:]...), flags
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil && !isBool(f) && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return positional, flags
+}
+
+// probeBrowser runs the browser's --version: a build that lacks system
+// libraries (a bare Linux without Chrome's dependencies) fails here with the
+// loader's message, which is worth reading before the first launch does.
+// On Windows, where --version opens a window, it reads the version directory.
+func probeBrowser(ctx context.Context, exe string) error {
+	if runtime.GOOS == "windows" {
+		_, err := chrome.ReadVersion(ctx, chrome.HostSystem(), chrome.Browser{Path: exe})
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "--version")
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s --version: %w: %s", exe, err, strings.TrimSpace(lastBytes(out, 600)))
+	}
+	return nil
+}
+
+// lastBytes keeps the end of a long output, where the reason usually is.
+func lastBytes(b []byte, n int) string {
+	if len(b) > n {
+		return "…" + string(b[len(b)-n:])
+	}
+	return string(b)
+}
+
+// isTerminal: w is a terminal, where a progress bar redrawn in place reads
+// well (and a log file would fill with carriage returns).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
