@@ -133,7 +133,7 @@ func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
 func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener, downloadDir string) (*Instance, error) {
 	id := NewInstanceID(time.Now())
 	tidy, check := downloadDir == "", downloadDir
-	if tidy { // its own folder is made when its browser first launches
+	if tidy { // Chromium makes its own folder at its first download
 		downloadDir, check = downloads.InstanceDir(c.cfg.DownloadDir, id), c.cfg.DownloadDir
 	}
 	if err := downloads.Prepare(check); err != nil {

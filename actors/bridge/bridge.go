@@ -146,8 +146,8 @@ func bridgeWS(ctx context.Context, cfg Config, source relay.BrowserSource, statu
 
 // newDownloads has the bridge's own browser save downloads into dir, by
 // default the bridge folder of the default download dir (bridges have no
-// instance id; the folder is made at the first launch and stays), checked
-// before the browser starts.
+// instance id; Chromium makes the folder at the first download, and it
+// stays), checked before the browser starts.
 func newDownloads(dir string, b *browser.Actor, log zerolog.Logger) (*downloads.Actor, error) {
 	check := dir
 	if dir == "" {

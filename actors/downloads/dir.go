@@ -12,7 +12,9 @@ import (
 // Where downloads land. The root is --download-dir (CDPVISOR_DOWNLOAD_DIR),
 // by default a cdpvisor folder in the user's download directory; each
 // instance downloads into a folder of its own under it, named by its id
-// (ROOT/inst_…/report.pdf), so two instances never mix their files. An
+// (ROOT/inst_…/report.pdf), so two instances never mix their files; the
+// root is made and checked before any browser starts, the instance's
+// folder by Chromium at its first download (0700). An
 // instance made with an explicit download dir (browser_instance new
 // download_dir) uses that dir itself, without a subfolder. Never a profile:
 // downloads survive restarts, stops and the removal of temporary profiles.

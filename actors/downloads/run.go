@@ -79,9 +79,9 @@ func (r *run) connect(ep browser.Endpoint) {
 		return
 	}
 	r.closeSession()
-	if err := Prepare(r.a.spec.Dir); err != nil {
-		r.log.Error().Err(err).Msg("downloads of this browser will fail")
-	}
+	// The dir itself is not made here: Chromium makes it (0700) at the
+	// first download, so a coordinator killed before any leaves no empty
+	// folder behind.
 	r.ep, r.running, r.redials = ep, true, 0
 	r.ctxs = newContexts()
 	r.sess = startSession(ep, r.fromSession)
