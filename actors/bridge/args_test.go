@@ -35,6 +35,18 @@ func TestParseBridgeArgs(t *testing.T) {
 			want: Args{Port: -1, BridgePort: 9333, Browser: "/usr/bin/chromium", Coordinator: true},
 		},
 		{
+			name: "download dir, flag over env",
+			args: []string{"--download-dir", "/srv/dl", "--remote-debugging-port=0"},
+			env:  map[string]string{"CDPVISOR_DOWNLOAD_DIR": "/env/dl"},
+			want: Args{Port: 0, BridgePort: -1, DownloadDir: "/srv/dl"},
+		},
+		{
+			name: "download dir from env",
+			args: []string{"--remote-debugging-pipe"},
+			env:  map[string]string{"CDPVISOR_DOWNLOAD_DIR": "~/dl"},
+			want: Args{Pipe: true, Port: -1, BridgePort: -1, DownloadDir: "~/dl"},
+		},
+		{
 			name: "coordinator from env, browser from env",
 			env:  map[string]string{"CDPVISOR_COORDINATOR": "auto", "CDPVISOR_BROWSER": "chromium"},
 			want: Args{Port: -1, BridgePort: -1, Browser: "chromium", Coordinator: true},

@@ -12,6 +12,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -51,6 +52,8 @@ func TestMCPErrorWordsForActorErrors(t *testing.T) {
 		{&chrome.LaunchError{Cause: chrome.CauseRootNoSandbox, Path: "/x"}, `pass args: ["--no-sandbox"]`},
 		{&chrome.LaunchError{Cause: chrome.CauseNoDisplay, Path: "/x"}, "pass headless: true"},
 		{&chrome.LaunchError{Cause: chrome.CauseTimedOut, Path: "/x"}, "did not become ready"},
+		{downloads.Prepare(file), "is not a directory; pass another download_dir"},
+		{downloads.Prepare(filepath.Join(file, "under")), "not a directory; pass another download_dir"},
 		// Safety net: a flag no rewrite knows still does not reach the model.
 		{errors.New("try --max-instances 5 or --browser-arg=--x"), "the coordinator's max-instances setting (chosen when it started) 5 or args=--x"},
 	}
