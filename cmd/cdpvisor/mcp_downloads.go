@@ -31,7 +31,7 @@ var downloadToolDefs = []toolDef{{
 }, {
 	name: "download_wait", title: "Wait for a download",
 	description: "Wait until a download completes or is canceled and return its entry as JSON (see download_list). " +
-		"Without id: the oldest download in progress, else the next one to begin (call it right after the click that starts one). " +
+		"Without id: the oldest download in progress, else the next one to begin (one that already finished is in download_list). " +
 		"On timeout it fails and shows the download as it is then.",
 	params: []param{
 		{name: "id", want: "a string: a download id from download_list", schema: map[string]any{"type": "string",
