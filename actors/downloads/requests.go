@@ -1,0 +1,45 @@
+package downloads
+
+// What the actor does with the requests of its callers and the news from
+// watched client connections.
+
+func (r *run) handle(m any) {
+	switch m := m.(type) {
+	case listDownloads:
+		m.reply <- r.a.table.entries()
+	case waitFor:
+		m.reply <- r.startWait(m.w)
+	case stopWaiting:
+		delete(r.waiters, m.w)
+		var cur *Entry
+		if rec, ok := r.a.table.byID[m.w.id]; ok {
+			e := rec.Entry
+			cur = &e
+		}
+		m.reply <- cur
+	case clientSet:
+		key := m.context
+		if key == r.ctxs.defaultID {
+			key = ""
+		}
+		r.a.clients.set(m.conn, key)
+		r.log.Debug().Str("context", key).Msg("a client set its own download behaviour: its choice wins, its downloads are not tracked")
+	case clientGone:
+		for _, context := range r.a.clients.gone(m.conn) {
+			r.reapplyCtx[context] = true
+		}
+		if len(r.reapplyCtx) > 0 {
+			r.reapply.Reset(settleDelay)
+		}
+	}
+}
+
+// reapplyDue sets cdpvisor's behaviour again where a client's ended.
+func (r *run) reapplyDue() {
+	for context := range r.reapplyCtx {
+		if !r.a.clients.held(context) && (context == "" || r.ctxs.created[context]) {
+			r.setBehaviour(context)
+		}
+	}
+	clear(r.reapplyCtx)
+}
