@@ -259,6 +259,24 @@ func TestWaitEndsWithItsContext(t *testing.T) {
 	}
 }
 
+// Waits end when the actor stops (its instance closed).
+func TestWaitEndsWhenTheActorStops(t *testing.T) {
+	h := newHarness(t)
+	h.ready(1)
+	ended := make(chan error, 1)
+	go func() { _, err := h.wait("", time.Minute); ended <- err }()
+	time.Sleep(500 * time.Millisecond) // for the wait to reach the actor: a wait sent to a stopped actor waits for its context
+	h.stop()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, ErrStopped) {
+			t.Fatalf("wait: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the wait outlived the actor")
+	}
+}
+
 // An unknown id names itself and the downloads there are.
 func TestWaitForAnUnknownID(t *testing.T) {
 	h := newHarness(t)

@@ -147,7 +147,7 @@ func (r *run) progressed(guid string, received, total int64, state, filePath str
 func (r *run) finished(rec *record) {
 	for w := range r.waiters {
 		if w.id == rec.ID {
-			w.done <- rec.Entry
+			w.done <- waitEnd{entry: rec.Entry}
 			delete(r.waiters, w)
 		}
 	}

@@ -51,6 +51,9 @@ func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
 	r.reapply.Stop()
 	r.redial.Stop()
 	r.closeSession()
+	for w := range r.waiters {
+		w.done <- waitEnd{err: ErrStopped}
+	}
 	done := make(chan struct{})
 	go func() { defer close(done); unsubscribe() }()
 	for {

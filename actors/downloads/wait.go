@@ -2,6 +2,7 @@ package downloads
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -13,8 +14,17 @@ import (
 // begin is known), and where its end is told.
 type waiter struct {
 	id   string // the actor's once sent
-	done chan Entry
+	done chan waitEnd
 }
+
+// waitEnd is how a wait ended: the download finished, or the actor stopped.
+type waitEnd struct {
+	entry Entry
+	err   error
+}
+
+// ErrStopped ends the waits of an actor that stops.
+var ErrStopped = errors.New("the instance's downloads are no longer followed: its instance was closed, or cdpvisor is stopping")
 
 // waitStart is the actor's first answer to a Wait: the download already
 // finished, an unknown id, or neither (then the end comes on done).
@@ -28,7 +38,7 @@ type waitStart struct {
 // When ctx ends first it returns a *NotFinishedError with the download as
 // it is now.
 func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) {
-	w := &waiter{id: id, done: make(chan Entry, 1)}
+	w := &waiter{id: id, done: make(chan waitEnd, 1)}
 	start, err := actor.Ask(ctx, a.mailbox, func(r chan waitStart) any { return waitFor{w: w, reply: r} })
 	switch {
 	case err == nil && start.err != nil:
@@ -37,8 +47,8 @@ func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) {
 		return *start.finished, nil
 	case err == nil:
 		select {
-		case e := <-w.done:
-			return e, nil
+		case end := <-w.done:
+			return end.entry, end.err
 		case <-ctx.Done():
 		}
 	case ctx.Err() == nil:
@@ -50,8 +60,8 @@ func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) {
 	defer cancel()
 	cur, _ := actor.Ask(stopCtx, a.mailbox, func(r chan *Entry) any { return stopWaiting{w: w, reply: r} })
 	select {
-	case e := <-w.done: // it finished meanwhile
-		return e, nil
+	case end := <-w.done: // it finished meanwhile
+		return end.entry, end.err
 	default:
 	}
 	return Entry{}, &NotFinishedError{Current: cur, Err: ctx.Err()}
