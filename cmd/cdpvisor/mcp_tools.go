@@ -39,7 +39,8 @@ func newMCPServer(c *actors.Coordinator, log zerolog.Logger) *server.MCPServer {
 		}),
 		server.WithInstructions("cdpvisor keeps a browser behind a stable CDP endpoint. Child MCP servers and "+
 			"Playwright/Puppeteer connect to the endpoint of coordinator_status; the browser starts on first use "+
-			"and is relaunched when it dies. Do not restart it at the first error: retry the call first."),
+			"and is relaunched when it dies. Do not restart it at the first error: retry the call first. "+
+			"Files the browser downloads land in each instance's download dir: download_list and download_wait find them."),
 	)
 	t := tools{c: c, log: log, started: time.Now().UTC()}
 	handlers := map[string]server.ToolHandlerFunc{
