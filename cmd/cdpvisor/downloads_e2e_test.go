@@ -102,6 +102,9 @@ func startMCPClient(t *testing.T, args ...string) *mcpClient {
 	t.Helper()
 	m := &mcpClient{t: t, stderr: &chrometest.SyncBuffer{}}
 	m.cmd = exec.Command(binary, append([]string{"mcp"}, args...)...)
+	// Chromium's own default place is under $HOME: a download cdpvisor
+	// fails to direct lands in the test's directory, not the user's.
+	m.cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	m.cmd.Stderr = m.stderr
 	stdin, err := m.cmd.StdinPipe()
 	if err != nil {
@@ -458,6 +461,22 @@ func TestDownloadsClientsChoiceWins(t *testing.T) {
 	clickDownloads(t, def.Endpoint, site.url, "#file")
 	if e := <-waited; e.Path != filepath.Join(dir, "report.bin") || fileSum(t, e.Path) != sha256.Sum256(site.file) {
 		t.Errorf("a download in the default context after the Playwright client: %+v", e)
+	}
+	// A client that sets the default context's behaviour itself gets its
+	// download where it says, unlisted; once it is gone (Chromium resets
+	// its setting) cdpvisor's applies again.
+	own := t.TempDir()
+	clickDownloads(t, def.Endpoint, site.url, "--own-dir", own, "#file")
+	if fileSum(t, filepath.Join(own, "report.bin")) != sha256.Sum256(site.file) {
+		t.Error("the client's own download differs")
+	}
+	if list := m.list(""); len(list) != 1 {
+		t.Errorf("cdpvisor lists the client's own download: %+v", list)
+	}
+	waited = m.waitAsync(map[string]any{})
+	clickDownloads(t, def.Endpoint, site.url, "#file")
+	if e := <-waited; e.Path != filepath.Join(dir, "report (1).bin") || fileSum(t, e.Path) != sha256.Sum256(site.file) {
+		t.Errorf("a download after the client with its own behaviour: %+v", e)
 	}
 	m.close()
 }
