@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"time"
 )
@@ -35,6 +36,10 @@ func (f fetcher) get(ctx context.Context, url string) (*http.Response, error) {
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
+		var ue *neturl.Error // says "Get <url>:" again
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return nil, fmt.Errorf("GET %s: %w", url, err)
 	}
 	if resp.StatusCode != http.StatusOK {
