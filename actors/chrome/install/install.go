@@ -150,31 +150,40 @@ func Install(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
+// OptionError is a bad option, found before any download.
+type OptionError struct{ msg string }
+
+func (e *OptionError) Error() string { return e.msg }
+
+func optionErr(format string, args ...any) error {
+	return &OptionError{fmt.Sprintf(format, args...)}
+}
+
 // withDefaults checks the options and fills in the defaults.
 func (o Options) withDefaults() (Options, error) {
 	if o.Product == "" {
 		o.Product = chrome.ProductChrome
 	}
 	if !slices.Contains(Products, o.Product) {
-		return o, fmt.Errorf("unknown browser %q: want %s", o.Product, strings.Join(Products, ", "))
+		return o, optionErr("unknown browser %q: want %s", o.Product, strings.Join(Products, ", "))
 	}
 	o.Channel = strings.ToLower(strings.TrimSpace(o.Channel))
 	if o.Product == chrome.ProductChromium {
 		if o.Channel != "" {
-			return o, fmt.Errorf("chromium has no channels: it is the newest Chromium snapshot build; for a channel install chrome --channel %s", o.Channel)
+			return o, optionErr("chromium has no channels: it is the newest Chromium snapshot build; for a channel install chrome --channel %s", o.Channel)
 		}
 	} else {
 		if o.Channel == "" {
 			o.Channel = chrome.ChannelStable
 		}
 		if !slices.Contains(Channels, o.Channel) {
-			return o, fmt.Errorf("unknown channel %q: want %s", o.Channel, strings.Join(Channels, ", "))
+			return o, optionErr("unknown channel %q: want %s", o.Channel, strings.Join(Channels, ", "))
 		}
 	}
 	if o.Mirror != "" {
 		u, err := url.Parse(o.Mirror)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return o, fmt.Errorf("mirror %q: want an http:// or https:// URL", o.Mirror)
+			return o, optionErr("mirror %q: want an http:// or https:// URL", o.Mirror)
 		}
 		o.Mirror = strings.TrimRight(o.Mirror, "/")
 	}
