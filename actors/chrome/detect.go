@@ -166,6 +166,11 @@ func Resolve(sys System, want string) (Browser, error) {
 	if hasPathSeparator(sys.GOOS, want) || sys.Exists(want) {
 		return resolvePath(sys, want)
 	}
+	if notChromium(want) {
+		// On PATH or not: launched as Chromium it would only fail later.
+		return Browser{}, fmt.Errorf("unknown browser %q: not a Chromium-family browser, which cdpvisor drives over CDP (Firefox over WebDriver BiDi is not supported yet); want one of %s, a command such as google-chrome, or a path to a browser executable",
+			want, typeList())
+	}
 	if p, err := sys.LookPath(want); err == nil && p != "" {
 		b, err := resolvePath(sys, p)
 		if err != nil || b.Source != SourceUser {
@@ -181,6 +186,18 @@ func Resolve(sys System, want string) (Browser, error) {
 	}
 	return Browser{}, fmt.Errorf("unknown browser %q: not a command on $PATH; want one of %s, a command such as google-chrome, or a path to a browser executable",
 		want, typeList())
+}
+
+// notChromium reports whether a command name is a browser of another
+// family, which must not be taken from $PATH as if it were Chromium.
+func notChromium(name string) bool {
+	name = strings.TrimSuffix(strings.ToLower(name), ".exe")
+	switch name {
+	case "firefox", "firefox-esr", "firefox-beta", "firefox-developer-edition", "firefox-nightly",
+		"iceweasel", "librewolf", "waterfox", "safari":
+		return true
+	}
+	return false
 }
 
 // resolvePath checks a user-given executable and names it.

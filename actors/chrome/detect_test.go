@@ -356,7 +356,12 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Resolve(fakeSystem(tt.m), tt.want)
+			sys := fakeSystem(tt.m)
+			if tt.name == "unknown word lists valid types" {
+				// Firefox on PATH is still not a Chromium to launch.
+				sys.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
+			}
+			got, err := Resolve(sys, tt.want)
 			if tt.errHas == nil {
 				if err != nil {
 					t.Fatalf("Resolve(%q) error: %v", tt.want, err)

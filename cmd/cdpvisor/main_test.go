@@ -151,16 +151,28 @@ func getJSON(t *testing.T, url string, v any) {
 // runCLI runs cdpvisor to completion.
 func runCLI(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	// A command that should exit but serves instead (a test's assumption
+	// broken by the machine, e.g. a browser newly on PATH) fails the test
+	// instead of hanging the suite.
+	ctx, cancel := context.WithTimeout(context.Background(), runCLITimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("cdpvisor %v did not exit within %s; stderr:\n%s", args, runCLITimeout, e.String())
+	}
 	code = cmd.ProcessState.ExitCode()
 	if err != nil && code < 0 {
 		t.Fatalf("cdpvisor %v: %v", args, err)
 	}
 	return o.String(), e.String(), code
 }
+
+// runCLITimeout bounds a command runCLI expects to end by itself.
+const runCLITimeout = 2 * time.Minute
 
 func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
