@@ -29,6 +29,9 @@ func (l *flakyLauncher) Start(ctx context.Context, opts chrome.LaunchOptions, on
 	l.starts.Add(1)
 	if l.failing.Load() {
 		opts.ExtraArgs = append(slices.Clone(opts.ExtraArgs), "--fake-never-ready")
+		// Short for the launches meant to fail; a working one keeps the
+		// usual timeout (300 ms was too short for it on a loaded machine).
+		opts.ReadyTimeout = 300 * time.Millisecond
 	}
 	return l.Launcher.Start(ctx, opts, onStderr)
 }
@@ -64,7 +67,6 @@ func windowAfter(t *testing.T, b *browser.Actor) time.Duration {
 // Restart are never held back; a launch that works ends the backoff.
 func TestLaunchBackoffHoldsDemandsBackAfterAFailedLaunch(t *testing.T) {
 	opts := actortest.FakeLaunch(t)
-	opts.ReadyTimeout = 300 * time.Millisecond
 	l := &flakyLauncher{Launcher: browser.Chromium()}
 	l.failing.Store(true)
 	b := actortest.StartBrowser(t, browser.Spec{Launch: opts, Launcher: l})
