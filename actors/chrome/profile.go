@@ -8,6 +8,26 @@ import (
 	"strings"
 )
 
+// UserPath makes a directory a user named absolute, the one way for every
+// such directory (what names it in errors): `~` and `~/x` expand to the
+// user's home (values from the environment or an MCP call are never
+// shell-expanded), a relative path is taken against the working directory.
+// It touches nothing on disk.
+func UserPath(what, p string) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%s %s: cannot expand ~: %w", what, p, err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", what, p, err)
+	}
+	return abs, nil
+}
+
 // ProfileDir makes a --user-data-dir usable before any browser starts: `~`
 // and `~/x` expand to the user's home (values from the environment or an
 // MCP call are never shell-expanded), a relative path becomes absolute
@@ -20,16 +40,9 @@ func ProfileDir(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", errors.New("the profile directory (--user-data-dir) is empty; leave it out for a fresh temporary profile")
 	}
-	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("profile directory %s: cannot expand ~: %w", p, err)
-		}
-		p = filepath.Join(home, p[1:])
-	}
-	abs, err := filepath.Abs(p)
+	abs, err := UserPath("profile directory", p)
 	if err != nil {
-		return "", fmt.Errorf("profile directory %s: %w", p, err)
+		return "", err
 	}
 	info, err := os.Stat(abs)
 	switch {

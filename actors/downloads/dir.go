@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // Where downloads land. The root is --download-dir (CDPVISOR_DOWNLOAD_DIR),
@@ -36,26 +38,13 @@ func DefaultRoot() (string, error) {
 	return filepath.Join(home, "Downloads", "cdpvisor"), nil
 }
 
-// Resolve makes a download dir absolute as the profile dir is (see
-// chrome.ProfileDir): `~` and `~/x` expand to the user's home (values from
-// the environment or an MCP call are never shell-expanded), a relative path
-// is taken against the working directory. It touches nothing on disk.
+// Resolve makes a download dir absolute as the profile dir is
+// (chrome.UserPath). It touches nothing on disk.
 func Resolve(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", errors.New("the download directory is empty; leave it out for the default")
 	}
-	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("download directory %s: cannot expand ~: %w", p, err)
-		}
-		p = filepath.Join(home, p[1:])
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", fmt.Errorf("download directory %s: %w", p, err)
-	}
-	return abs, nil
+	return chrome.UserPath("download directory", p)
 }
 
 // InstanceDir is an instance's own folder under root.
