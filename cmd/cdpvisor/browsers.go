@@ -21,7 +21,7 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		list := make([]browserJSON, len(found))
 		for i, b := range found {
-			list[i] = browserJSON(b)
+			list[i] = browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol()}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -32,9 +32,9 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tTYPE\tCHANNEL\tSOURCE\tVERSION\tPATH")
+	fmt.Fprintln(tw, "NAME\tTYPE\tPROTOCOL\tCHANNEL\tSOURCE\tVERSION\tPATH")
 	for _, b := range found {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, b.Type, orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, b.Type, b.Protocol(), orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
 	}
 	return tw.Flush()
 }
@@ -48,6 +48,8 @@ type browserJSON struct {
 	Version string             `json:"version"`
 	Channel string             `json:"channel"`
 	Source  string             `json:"source"`
+	// Protocol is what a client speaks to it: cdp, or bidi (Firefox).
+	Protocol chrome.Protocol `json:"protocol"`
 }
 
 func orDash(s string) string {

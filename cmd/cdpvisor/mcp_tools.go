@@ -67,8 +67,9 @@ var instanceParam = param{name: "instance", want: refWant, schema: refSchema(
 // toolDefs are the tools (tools/list gives them sorted by name).
 var toolDefs = append([]toolDef{{
 	name: "coordinator_list_browsers", title: "List installed browsers",
-	description: "List the Chromium-family browsers installed on this machine (Chrome, Edge, Chromium, Brave) with their " +
-		"type, version and path; pass one as browser to coordinator_launch_browser or browser_instance new.",
+	description: "List the browsers installed on this machine (Chrome, Edge, Chromium, Brave; Firefox too) with their " +
+		"type, protocol (cdp, or bidi for Firefox), version and path; pass a cdp one as browser to coordinator_launch_browser " +
+		"or browser_instance new.",
 	readOnly: true, idempotent: true,
 }, {
 	name: "coordinator_status", title: "Coordinator status",
@@ -176,7 +177,7 @@ func (t tools) listBrowsers(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	var b strings.Builder
 	for _, br := range found {
-		fmt.Fprintf(&b, "%s (%s) %s at %s\n", br.Name, br.Type, br.Version, br.Path)
+		fmt.Fprintf(&b, "%s (%s, %s) %s at %s\n", br.Name, br.Type, br.Protocol(), br.Version, br.Path)
 	}
 	return result(map[string]any{"browsers": found}, b.String())
 }

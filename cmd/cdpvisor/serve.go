@@ -77,6 +77,9 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
+	if err := chrome.RequireCDP(browser); err != nil {
+		return actors.CoordinatorConfig{}, err
+	}
 	profile := f.userDataDir
 	if profile != "" {
 		if profile, err = chrome.ProfileDir(profile); err != nil {

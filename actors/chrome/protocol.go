@@ -1,0 +1,57 @@
+package chrome
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Protocol is the automation protocol a browser speaks to its clients.
+type Protocol string
+
+const (
+	ProtocolCDP  Protocol = "cdp"  // Chrome DevTools Protocol: the Chromium family
+	ProtocolBiDi Protocol = "bidi" // WebDriver BiDi: Firefox (129 and later serves no CDP)
+)
+
+// Protocol says which protocol browsers of type t speak.
+func (t BrowserType) Protocol() Protocol {
+	if t == Firefox {
+		return ProtocolBiDi
+	}
+	return ProtocolCDP
+}
+
+// Protocol says which protocol b speaks.
+func (b Browser) Protocol() Protocol { return b.Type.Protocol() }
+
+// MarshalJSON adds "protocol" to a Browser's fields, so `browsers --json`
+// and the MCP tools tell a script what it can talk to.
+func (b Browser) MarshalJSON() ([]byte, error) {
+	type fields Browser // without this method
+	return json.Marshal(struct {
+		fields
+		Protocol Protocol `json:"protocol"`
+	}{fields(b), b.Protocol()})
+}
+
+// RequireCDP refuses a browser that does not speak CDP, for the places that
+// can only drive the Chromium family (the CDP endpoint, the bridge).
+func RequireCDP(b Browser) error {
+	if b.Protocol() == ProtocolCDP {
+		return nil
+	}
+	return fmt.Errorf("%s (%s) speaks WebDriver BiDi, not CDP, and cdpvisor serves it on no endpoint yet; choose one of %s",
+		b.Name, b.Path, cdpTypeList())
+}
+
+// cdpTypeList names the types that speak CDP.
+func cdpTypeList() string {
+	var names []string
+	for _, t := range BrowserTypes {
+		if t.Protocol() == ProtocolCDP {
+			names = append(names, string(t))
+		}
+	}
+	return strings.Join(names, ", ")
+}
