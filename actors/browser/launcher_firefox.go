@@ -13,6 +13,14 @@ func Firefox() Launcher { return firefox{sys: chrome.HostSystem()} }
 
 type firefox struct{ sys chrome.System }
 
+// LauncherFor is the launcher of b's family.
+func LauncherFor(b chrome.Browser) Launcher {
+	if b.Protocol() == chrome.ProtocolBiDi {
+		return Firefox()
+	}
+	return Chromium()
+}
+
 // Resolve finds a Firefox: "" is the preferred installed channel; a path
 // or command must name a Firefox too.
 func (f firefox) Resolve(want string) (chrome.Browser, error) {

@@ -36,12 +36,12 @@ func (b Browser) MarshalJSON() ([]byte, error) {
 }
 
 // RequireCDP refuses a browser that does not speak CDP, for the places that
-// can only drive the Chromium family (the CDP endpoint, the bridge).
+// can only drive the Chromium family (the bridge, the CDP launcher).
 func RequireCDP(b Browser) error {
 	if b.Protocol() == ProtocolCDP {
 		return nil
 	}
-	return fmt.Errorf("%s (%s) speaks WebDriver BiDi, not CDP, and cdpvisor serves it on no endpoint yet; choose one of %s",
+	return fmt.Errorf("%s (%s) speaks WebDriver BiDi, not CDP; here it takes one of %s",
 		b.Name, b.Path, cdpTypeList())
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -20,7 +21,12 @@ type socketTarget int
 const (
 	browserTarget socketTarget = iota // /devtools/browser/…: whatever browser runs now
 	pageTarget                        // /devtools/page/<id>: that target while it lives
+	bidiTarget                        // /session: a Firefox's WebDriver BiDi socket while it lives
 )
+
+// BiDiPath is where the endpoint of a Firefox instance serves WebDriver
+// BiDi, as Firefox itself does.
+const BiDiPath = "/session"
 
 var relayIDs atomic.Int64
 
@@ -41,6 +47,10 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		p.browserUnavailable(w, r, err)
 		return
 	}
+	if err := protocolMismatch(target, ep); err != nil {
+		http.Error(w, "cdpvisor: "+err.Error(), http.StatusNotFound)
+		return
+	}
 	url := ep.WSURL
 	if target == pageTarget {
 		url = "ws://" + ep.HostPort + r.URL.Path
@@ -50,6 +60,14 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		limit = transport.MaxMessageSize
 	}
 	browserConn, err := transport.DialBrowser(r.Context(), url, limit)
+	if err != nil && target == bidiTarget {
+		// A Firefox killed a moment ago may not be noticed yet, and a BiDi
+		// client has no recovery of its own: ask once for a browser other
+		// than this generation (one that still runs but refused is restarted).
+		if ep, err = p.spec.Browser.Replace(r.Context(), ep.Generation); err == nil {
+			browserConn, err = transport.DialBrowser(r.Context(), ep.WSURL, limit)
+		}
+	}
 	if err != nil {
 		status := http.StatusBadGateway
 		var de *transport.DialError
@@ -87,6 +105,19 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	case p.mailbox <- relayClosed{relay: rl}:
 	case <-p.stopped:
 	}
+}
+
+// protocolMismatch refuses a socket the running browser does not serve:
+// /session of a Chromium, /devtools/… of a Firefox.
+func protocolMismatch(target socketTarget, ep browser.Endpoint) error {
+	bidi := ep.Browser.Protocol() == chrome.ProtocolBiDi
+	switch {
+	case target == bidiTarget && !bidi:
+		return fmt.Errorf("%s is the WebDriver BiDi socket of a Firefox instance; this endpoint runs %s, which speaks CDP: connect to /devtools/browser", BiDiPath, ep.Browser.Name)
+	case target != bidiTarget && bidi:
+		return fmt.Errorf("this endpoint runs %s, which speaks WebDriver BiDi, not CDP: connect to %s", ep.Browser.Name, BiDiPath)
+	}
+	return nil
 }
 
 // watch wraps a relay's browser connection with Spec.WatchBrowser.

@@ -108,7 +108,8 @@ var docs = map[string]commandDoc{
 		usage:   []string{"browsers [--json]"},
 		about: "In the order --browser picks them: Chrome, Edge, Chromium, Brave, Firefox; within each the stable release\n" +
 			"first, then ESR, builds of no channel, beta, dev (Developer Edition), canary and nightly, headless shells\n" +
-			"last. Firefox is listed with protocol bidi and is never picked by default: the endpoint speaks CDP.\n" +
+			"last. Firefox (protocol bidi) is never picked by default; with --browser firefox the endpoint serves\n" +
+			"WebDriver BiDi at /session.\n" +
 			"Exits 1 when there is none.",
 		groups: []flagGroup{{"Output", []string{"json"}}},
 		sections: []section{

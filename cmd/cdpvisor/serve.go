@@ -77,8 +77,10 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
-	if err := chrome.RequireCDP(browser); err != nil {
-		return actors.CoordinatorConfig{}, err
+	if browser.Protocol() == chrome.ProtocolBiDi {
+		if err := chrome.CheckFirefoxArgs(f.browserArgs); err != nil {
+			return actors.CoordinatorConfig{}, usageErr("--browser-arg: %w", err)
+		}
 	}
 	profile := f.userDataDir
 	if profile != "" {

@@ -213,22 +213,6 @@ func TestServeRejectsBadInput(t *testing.T) {
 	}
 }
 
-// Firefox is detected, but the CDP endpoint cannot serve it: refused with
-// a reason, whatever this machine has installed.
-func TestServeRefusesFirefoxOnTheCDPEndpoint(t *testing.T) {
-	fake := filepath.Join(t.TempDir(), "firefox")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	stdout, stderr, code := runCLI(t, nil, "serve", "--state-dir", t.TempDir(), "--browser", fake)
-	if code != 1 || !strings.Contains(stderr, "speaks WebDriver BiDi, not CDP") || !strings.Contains(stderr, fake) {
-		t.Fatalf("code %d (want 1), stderr %q: want the BiDi refusal naming %s", code, stderr, fake)
-	}
-	if stdout != "" {
-		t.Errorf("stdout %q, want nothing", stdout)
-	}
-}
-
 func TestServeReadsEnvironment(t *testing.T) {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	port := l.Addr().(*net.TCPAddr).Port
