@@ -7,7 +7,8 @@ import (
 )
 
 // Firefox returns Debian's firefox-esr (or another Firefox on $PATH).
-// Without one the test is skipped on a developer's machine and fails in CI.
+// Without one the test is skipped on a developer's machine and fails in CI
+// (where .ci/setup installs it).
 func Firefox(t testing.TB) string {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/firefox-esr"); err == nil {
@@ -18,6 +19,6 @@ func Firefox(t testing.TB) string {
 			return p
 		}
 	}
-	Missing(t, "Debian's firefox-esr (apt-get install firefox-esr)")
+	Missing(t, "Debian's firefox-esr (run .ci/setup, or apt-get install firefox-esr)")
 	return ""
 }
