@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -63,7 +62,7 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 		p.browserUnavailable(w, r, err)
 		return
 	}
-	if ep.Browser.Protocol() == chrome.ProtocolBiDi {
+	if p.spec.BiDi {
 		p.serveBiDiHTTP(w, r, ep)
 		return
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -42,13 +41,13 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		p.spec.Log.Warn().Str("origin", origin).Msg("refused a websocket with a foreign Origin")
 		return
 	}
+	if err := p.protocolMismatch(target); err != nil {
+		http.Error(w, "cdpvisor: "+err.Error(), http.StatusNotFound)
+		return
+	}
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
 	if err != nil {
 		p.browserUnavailable(w, r, err)
-		return
-	}
-	if err := protocolMismatch(target, ep); err != nil {
-		http.Error(w, "cdpvisor: "+err.Error(), http.StatusNotFound)
 		return
 	}
 	url := ep.WSURL
@@ -107,15 +106,15 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	}
 }
 
-// protocolMismatch refuses a socket the running browser does not serve:
-// /session of a Chromium, /devtools/… of a Firefox.
-func protocolMismatch(target socketTarget, ep browser.Endpoint) error {
-	bidi := ep.Browser.Protocol() == chrome.ProtocolBiDi
+// protocolMismatch refuses, before anything launches, a socket the
+// instance's browser does not serve: /session of a Chromium, /devtools/…
+// of a Firefox.
+func (p *Actor) protocolMismatch(target socketTarget) error {
 	switch {
-	case target == bidiTarget && !bidi:
-		return fmt.Errorf("%s is the WebDriver BiDi socket of a Firefox instance; this endpoint runs %s, which speaks CDP: connect to /devtools/browser", BiDiPath, ep.Browser.Name)
-	case target != bidiTarget && bidi:
-		return fmt.Errorf("this endpoint runs %s, which speaks WebDriver BiDi, not CDP: connect to %s", ep.Browser.Name, BiDiPath)
+	case target == bidiTarget && !p.spec.BiDi:
+		return fmt.Errorf("%s is the WebDriver BiDi socket of a Firefox instance; this endpoint runs a Chromium-family browser, which speaks CDP: connect to /devtools/browser", BiDiPath)
+	case target != bidiTarget && p.spec.BiDi:
+		return fmt.Errorf("this endpoint runs Firefox, which speaks WebDriver BiDi, not CDP: connect to %s", BiDiPath)
 	}
 	return nil
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +34,22 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	chrometest.ClientsDir(t)
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir, "--hang-timeout", "1s")
+	// The CDP socket is refused with where to connect, before any launch.
+	_, resp, err := websocket.DefaultDialer.Dial(wsOf(s.endpoint), nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("CDP socket of a Firefox endpoint: %v, %v; want 404", err, resp)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), "runs Firefox, which speaks WebDriver BiDi, not CDP: connect to /session") {
+		t.Errorf("refusal %q does not say where to connect", body)
+	}
 	if b := s.browsers(); len(b) != 0 {
-		t.Fatalf("browsers before any client: %v, want none (lazy launch)", b)
+		t.Fatalf("browsers before any BiDi client: %v, want none (lazy launch)", b)
+	}
+	var st struct{ WS string }
+	readJSONFile(t, filepath.Join(stateDir, fmt.Sprintf("coordinator-%d.json", s.cmd.Process.Pid)), &st)
+	if st.WS != bidiOf(s.endpoint) {
+		t.Errorf("state file ws %q, want the BiDi socket %s", st.WS, bidiOf(s.endpoint))
 	}
 	// The socket itself, and the endpoint alone (Puppeteer reads /json/version).
 	for _, target := range []string{bidiOf(s.endpoint), s.endpoint} {
@@ -51,14 +69,6 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond)
 	if again := onlyBrowser(t, s.cmd.Process.Pid, firefox); again != browser {
 		t.Fatalf("Firefox %d was replaced by %d within 2.5 s of a 1 s hang timeout", browser, again)
-	}
-	_, resp, err := websocket.DefaultDialer.Dial(wsOf(s.endpoint), nil)
-	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("CDP socket of a Firefox endpoint: %v, %v; want 404", err, resp)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if !strings.Contains(string(body), "speaks WebDriver BiDi, not CDP: connect to /session") {
-		t.Errorf("refusal %q does not say where to connect", body)
 	}
 	if err := s.stop(t); err != nil {
 		t.Fatalf("serve after SIGTERM: %v", err)
@@ -107,6 +117,17 @@ func TestFirefoxKilledUnderAClientClosesItAndTheNextConnectionRelaunches(t *test
 	dialBiDi(t, s.endpoint)
 	if again := onlyBrowser(t, s.cmd.Process.Pid, firefox); again == browser {
 		t.Fatalf("still pid %d", again)
+	}
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 }
 
