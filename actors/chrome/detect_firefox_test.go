@@ -2,7 +2,6 @@ package chrome
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -162,18 +161,6 @@ func TestBrowserProtocol(t *testing.T) {
 		if got := (Browser{Type: typ}).Protocol(); got != want {
 			t.Errorf("%s speaks %s, want %s", typ, got, want)
 		}
-	}
-	raw, err := json.Marshal(Browser{Name: "Firefox ESR", Type: Firefox, Path: "/usr/bin/firefox-esr", Channel: ChannelESR})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back map[string]string
-	if err := json.Unmarshal(raw, &back); err != nil || back["protocol"] != "bidi" || back["type"] != "firefox" || back["path"] != "/usr/bin/firefox-esr" || back["channel"] != "esr" {
-		t.Errorf("JSON of a Firefox: %s (%v)", raw, err)
-	}
-	var b Browser
-	if err := json.Unmarshal(raw, &b); err != nil || b.Type != Firefox || b.Path != "/usr/bin/firefox-esr" {
-		t.Errorf("JSON of a Browser does not read back: %+v, %v", b, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package chrome
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -24,16 +23,6 @@ func (t BrowserType) Protocol() Protocol {
 
 // Protocol says which protocol b speaks.
 func (b Browser) Protocol() Protocol { return b.Type.Protocol() }
-
-// MarshalJSON adds "protocol" to a Browser's fields, so `browsers --json`
-// and the MCP tools tell a script what it can talk to.
-func (b Browser) MarshalJSON() ([]byte, error) {
-	type fields Browser // without this method
-	return json.Marshal(struct {
-		fields
-		Protocol Protocol `json:"protocol"`
-	}{fields(b), b.Protocol()})
-}
 
 // RequireCDP refuses a browser that does not speak CDP, for the places that
 // can only drive the Chromium family (the bridge, the CDP launcher).

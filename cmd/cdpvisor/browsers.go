@@ -21,7 +21,7 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		list := make([]browserJSON, len(found))
 		for i, b := range found {
-			list[i] = browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol()}
+			list[i] = newBrowserJSON(b)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -40,7 +40,8 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 }
 
 // browserJSON is chrome.Browser with every field always present, so a
-// script reads channel and source without checking for them.
+// script reads channel and source without checking for them, and with the
+// protocol it speaks.
 type browserJSON struct {
 	Name    string             `json:"name"`
 	Type    chrome.BrowserType `json:"type"`
@@ -50,6 +51,10 @@ type browserJSON struct {
 	Source  string             `json:"source"`
 	// Protocol is what a client speaks to it: cdp, or bidi (Firefox).
 	Protocol chrome.Protocol `json:"protocol"`
+}
+
+func newBrowserJSON(b chrome.Browser) browserJSON {
+	return browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol()}
 }
 
 func orDash(s string) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 )
 
@@ -164,5 +165,42 @@ func TestServeRefusesFirefoxProfileArgs(t *testing.T) {
 	}
 	if stdout != "" {
 		t.Errorf("stdout %q, want nothing", stdout)
+	}
+}
+
+// coordinator_list_browsers says Firefox speaks bidi; browser_instance new
+// with it makes a BiDi instance beside the Chromium default one: its ws is
+// /session, and closing it ends Firefox.
+func TestMCPNewFirefoxInstance(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	h := newMCPHarness(t)
+	text, listed := h.call("coordinator_list_browsers", nil, false)
+	raw, _ := json.Marshal(listed["browsers"])
+	if !strings.Contains(string(raw), `"path":"`+firefox+`"`) || !strings.Contains(string(raw), `"protocol":"bidi"`) || !strings.Contains(text, "(firefox, bidi)") {
+		t.Errorf("coordinator_list_browsers does not list %s as bidi: %s\n%s", firefox, text, raw)
+	}
+	_, created := h.call("browser_instance", map[string]any{"action": "new", "browser": firefox}, false)
+	endpoint, _ := created["endpoint"].(string)
+	if ws, _ := created["ws"].(string); ws != bidiOf(endpoint) {
+		t.Fatalf("new Firefox instance: %v; want ws %s", created, bidiOf(endpoint))
+	}
+	dialBiDi(t, endpoint).Close()
+	found, err := chrome.BrowsersUnder(os.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ff []int
+	for _, p := range found {
+		if strings.Contains(p.Exe, "firefox") {
+			ff = append(ff, p.Pid)
+		}
+	}
+	if len(ff) != 1 {
+		t.Fatalf("Firefox processes under %s: %v, want one", os.TempDir(), ff)
+	}
+	h.call("browser_instance", map[string]any{"action": "close", "id": created["id"]}, false)
+	waitGone(t, ff[0])
+	if def := h.defaultState(); def.WS != wsOf(def.Endpoint) {
+		t.Errorf("the default Chromium instance's ws %q, want %s", def.WS, wsOf(def.Endpoint))
 	}
 }
