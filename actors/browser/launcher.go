@@ -59,3 +59,19 @@ func (chromium) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr f
 	}
 	return p, nil
 }
+
+// AnyFamily resolves a browser of either family, for an instance not yet
+// created: its launcher follows from what was resolved (LauncherFor).
+func AnyFamily() Resolver { return anyFamily{sys: chrome.HostSystem()} }
+
+type anyFamily struct{ sys chrome.System }
+
+func (a anyFamily) Resolve(want string) (chrome.Browser, error) { return chrome.Resolve(a.sys, want) }
+
+// LauncherFor is the launcher of b's family.
+func LauncherFor(b chrome.Browser) Launcher {
+	if b.Protocol() == chrome.ProtocolBiDi {
+		return Firefox()
+	}
+	return Chromium()
+}

@@ -13,22 +13,6 @@ func Firefox() Launcher { return firefox{sys: chrome.HostSystem()} }
 
 type firefox struct{ sys chrome.System }
 
-// AnyFamily resolves a browser of either family, for an instance not yet
-// created: its launcher follows from what was resolved (LauncherFor).
-func AnyFamily() Resolver { return anyFamily{sys: chrome.HostSystem()} }
-
-type anyFamily struct{ sys chrome.System }
-
-func (a anyFamily) Resolve(want string) (chrome.Browser, error) { return chrome.Resolve(a.sys, want) }
-
-// LauncherFor is the launcher of b's family.
-func LauncherFor(b chrome.Browser) Launcher {
-	if b.Protocol() == chrome.ProtocolBiDi {
-		return Firefox()
-	}
-	return Chromium()
-}
-
 // Resolve finds a Firefox: "" is the preferred installed channel; a path
 // or command must name a Firefox too.
 func (f firefox) Resolve(want string) (chrome.Browser, error) {
