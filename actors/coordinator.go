@@ -140,10 +140,10 @@ func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener,
 		return nil, err
 	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
-	b := browser.New(browser.Spec{Instance: id, Launch: launch, HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
+	b := browser.New(browser.Spec{Instance: id, Launch: launch, Launcher: browser.LauncherFor(launch.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
 	p := proxy.New(proxy.Spec{
-		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log,
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log, BiDi: launch.Browser.Protocol() == chrome.ProtocolBiDi,
 		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)

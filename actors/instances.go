@@ -39,7 +39,8 @@ var ErrUnknownInstance = errors.New("unknown instance")
 // choice and the limit are decided by the registry, one request at a time.
 func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*Instance, error) {
 	req.Change.UserDataDir = nil
-	launch, err := req.Change.Apply(c.cfg.Launch, browser.Chromium())
+	// A new instance may be of either family; its launcher follows.
+	launch, err := req.Change.Apply(c.cfg.Launch, browser.AnyFamily())
 	if err != nil {
 		return nil, err
 	}

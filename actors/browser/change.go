@@ -18,10 +18,15 @@ type Change struct {
 	Args        []string
 }
 
+// Resolver finds a browser by type or path (a Launcher, or AnyFamily).
+type Resolver interface {
+	Resolve(want string) (chrome.Browser, error)
+}
+
 // Apply returns opts with the change made, resolving a browser name.
-func (ch Change) Apply(opts chrome.LaunchOptions, l Launcher) (chrome.LaunchOptions, error) {
+func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOptions, error) {
 	if ch.Browser != nil {
-		b, err := l.Resolve(*ch.Browser)
+		b, err := r.Resolve(*ch.Browser)
 		if err != nil {
 			return opts, err
 		}

@@ -9,8 +9,7 @@ import (
 
 // Launcher is what a BrowserActor needs from a browser family: find an
 // executable, and start one until it is ready (or attach to one already
-// running on the profile). actors/chrome is Chromium's; Firefox and the
-// Windows side will shape it further.
+// running on the profile). Chromium() and Firefox() are the two families.
 type Launcher interface {
 	// Resolve finds a browser by type (chrome, edge, …) or path; "" is the
 	// first one detected.
@@ -44,7 +43,14 @@ func Chromium() Launcher { return chromium{sys: chrome.HostSystem()} }
 
 type chromium struct{ sys chrome.System }
 
-func (c chromium) Resolve(want string) (chrome.Browser, error) { return chrome.Resolve(c.sys, want) }
+// Resolve refuses Firefox: this launcher waits for a DevTools endpoint.
+func (c chromium) Resolve(want string) (chrome.Browser, error) {
+	b, err := chrome.Resolve(c.sys, want)
+	if err != nil {
+		return b, err
+	}
+	return b, chrome.RequireCDP(b)
+}
 
 func (chromium) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr func(string)) (Process, error) {
 	p, err := chrome.StartOrAttach(ctx, opts, onStderr)
@@ -52,4 +58,20 @@ func (chromium) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr f
 		return nil, err // not a nil *chrome.Process in a non-nil Process
 	}
 	return p, nil
+}
+
+// AnyFamily resolves a browser of either family, for an instance not yet
+// created: its launcher follows from what was resolved (LauncherFor).
+func AnyFamily() Resolver { return anyFamily{sys: chrome.HostSystem()} }
+
+type anyFamily struct{ sys chrome.System }
+
+func (a anyFamily) Resolve(want string) (chrome.Browser, error) { return chrome.Resolve(a.sys, want) }
+
+// LauncherFor is the launcher of b's family.
+func LauncherFor(b chrome.Browser) Launcher {
+	if b.Protocol() == chrome.ProtocolBiDi {
+		return Firefox()
+	}
+	return Chromium()
 }

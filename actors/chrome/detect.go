@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// BrowserType is a Chromium-family browser product.
+// BrowserType is a browser product: the Chromium family, or Firefox.
 type BrowserType string
 
 const (
@@ -17,11 +17,13 @@ const (
 	Edge     BrowserType = "edge"
 	Chromium BrowserType = "chromium"
 	Brave    BrowserType = "brave"
+	Firefox  BrowserType = "firefox" // Firefox, ESR, Developer Edition and Nightly: channels of one type
 )
 
 // BrowserTypes lists every type in preference order: Detect and Resolve("")
-// favour the first ones installed.
-var BrowserTypes = []BrowserType{Chrome, Edge, Chromium, Brave}
+// favour the first ones installed. Firefox comes last: it speaks WebDriver
+// BiDi, not CDP, so it is never the default.
+var BrowserTypes = []BrowserType{Chrome, Edge, Chromium, Brave, Firefox}
 
 // browserNames are the product names shown to users.
 var browserNames = map[BrowserType]string{
@@ -29,6 +31,7 @@ var browserNames = map[BrowserType]string{
 	Edge:     "Microsoft Edge",
 	Chromium: "Chromium",
 	Brave:    "Brave",
+	Firefox:  "Firefox",
 }
 
 // Browser is one installed browser executable.
@@ -133,6 +136,11 @@ func DetectWithVersions(ctx context.Context, sys System) []Browser {
 		wg.Go(func() {
 			if v, err := ReadVersion(ctx, sys, browsers[i]); err == nil {
 				browsers[i].Version = v
+				if browsers[i].Type == Firefox && strings.HasSuffix(v, "esr") {
+					// Debian's /usr/bin/firefox runs firefox-esr; on macOS
+					// and Windows ESR installs where the release does.
+					browsers[i].Channel, browsers[i].Name = ChannelESR, firefoxProductName(ChannelESR)
+				}
 			}
 		})
 	}
@@ -141,18 +149,20 @@ func DetectWithVersions(ctx context.Context, sys System) []Browser {
 }
 
 // Resolve picks the browser to launch for a --browser value: "" for the
-// preferred installed one, a BrowserType name (any case) for the preferred
+// preferred installed Chromium-family one (the default endpoint speaks
+// CDP), a BrowserType name (any case) for the preferred
 // install of that type, a path to an executable, or a command name looked
 // up on $PATH (google-chrome-beta, chromium-browser, microsoft-edge).
 func Resolve(sys System, want string) (Browser, error) {
 	sys = sys.withDefaults()
 	want = strings.TrimSpace(want)
 	if want == "" {
-		found := Detect(sys)
-		if len(found) == 0 {
-			return Browser{}, &NotFoundError{GOOS: sys.GOOS, Searched: searchedPlaces(sys)}
+		for _, b := range Detect(sys) {
+			if b.Protocol() == ProtocolCDP {
+				return b, nil
+			}
 		}
-		return found[0], nil
+		return Browser{}, &NotFoundError{GOOS: sys.GOOS, Searched: searchedPlaces(sys)}
 	}
 	if t, ok := parseBrowserType(want); ok {
 		found := Detect(sys)
@@ -228,6 +238,8 @@ func resolvePath(sys System, p string) (Browser, error) {
 func guessType(sys System, p string) BrowserType {
 	name := strings.ToLower(baseName(sys.GOOS, p))
 	switch {
+	case strings.Contains(name, "firefox"):
+		return Firefox
 	case strings.Contains(name, "chromium"):
 		return Chromium
 	case strings.Contains(name, "edge"):

@@ -2,6 +2,7 @@ package chrome
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -24,6 +25,9 @@ const (
 	ChannelDev      = "dev"
 	ChannelCanary   = "canary"
 	ChannelSnapshot = "snapshot"
+	ChannelNightly  = "nightly"    // Brave's and Firefox's daily builds
+	ChannelESR      = "esr"        // Firefox Extended Support Release
+	ChannelDevEd    = "devedition" // Firefox Developer Edition
 )
 
 // candidate is one place a browser may be installed. When viaPATH is set,
@@ -73,8 +77,8 @@ var linuxPaths = []candidate{
 	sysAt(Brave, ChannelStable, "/opt/brave.com/brave/brave"),
 	sysAt(Brave, ChannelBeta, "/usr/bin/brave-browser-beta"),
 	sysAt(Brave, ChannelBeta, "/opt/brave.com/brave-beta/brave"),
-	sysAt(Brave, "nightly", "/usr/bin/brave-browser-nightly"),
-	sysAt(Brave, "nightly", "/opt/brave.com/brave-nightly/brave"),
+	sysAt(Brave, ChannelNightly, "/usr/bin/brave-browser-nightly"),
+	sysAt(Brave, ChannelNightly, "/opt/brave.com/brave-nightly/brave"),
 }
 
 // linuxCommands catch installs outside the fixed locations (Nix, Homebrew on
@@ -93,7 +97,7 @@ var linuxCommands = []candidate{
 	onPATH(Chromium, ChannelStable, "chromium-browser"),
 	onPATH(Brave, ChannelStable, "brave-browser"),
 	onPATH(Brave, ChannelBeta, "brave-browser-beta"),
-	onPATH(Brave, "nightly", "brave-browser-nightly"),
+	onPATH(Brave, ChannelNightly, "brave-browser-nightly"),
 }
 
 // macApp is an application bundle and the executable inside Contents/MacOS.
@@ -116,7 +120,7 @@ var macApps = []macApp{
 	{Chromium, ChannelStable, "Chromium.app", "Chromium"},
 	{Brave, ChannelStable, "Brave Browser.app", "Brave Browser"},
 	{Brave, ChannelBeta, "Brave Browser Beta.app", "Brave Browser Beta"},
-	{Brave, "nightly", "Brave Browser Nightly.app", "Brave Browser Nightly"},
+	{Brave, ChannelNightly, "Brave Browser Nightly.app", "Brave Browser Nightly"},
 }
 
 // windowsRoots are the environment variables naming the directories that
@@ -137,7 +141,7 @@ var windowsExes = []candidate{
 	{Type: Chromium, Path: `Chromium\Application\chrome.exe`},
 	{Type: Brave, Channel: ChannelStable, Path: `BraveSoftware\Brave-Browser\Application\brave.exe`},
 	{Type: Brave, Channel: ChannelBeta, Path: `BraveSoftware\Brave-Browser-Beta\Application\brave.exe`},
-	{Type: Brave, Channel: "nightly", Path: `BraveSoftware\Brave-Browser-Nightly\Application\brave.exe`},
+	{Type: Brave, Channel: ChannelNightly, Path: `BraveSoftware\Brave-Browser-Nightly\Application\brave.exe`},
 }
 
 // channelRank orders channels within a type: the stable release first, the
@@ -147,16 +151,18 @@ func channelRank(ch string) int {
 	switch ch {
 	case ChannelStable:
 		return 0
-	case "":
+	case ChannelESR:
 		return 1
-	case ChannelBeta:
+	case "":
 		return 2
-	case ChannelDev:
+	case ChannelBeta:
 		return 3
-	case ChannelCanary, "nightly":
+	case ChannelDev, ChannelDevEd:
 		return 4
+	case ChannelCanary, ChannelNightly:
+		return 5
 	}
-	return 5 // snapshot
+	return 6 // snapshot
 }
 
 // candidates lists where to look on sys.GOOS: fixed locations, $PATH names,
@@ -176,10 +182,16 @@ func candidates(sys System) []candidate {
 					Path: path.Join(dir, app.Bundle, "Contents", "MacOS", app.Exe),
 				})
 			}
+			for _, app := range macFirefoxApps {
+				list = append(list, candidate{
+					Type: Firefox, Channel: app.Channel, Source: SourceSystem,
+					Path: path.Join(dir, app.Bundle, "Contents", "MacOS", app.Exe),
+				})
+			}
 		}
 	case "windows":
 		for _, root := range windowsRootDirs(sys) {
-			for _, exe := range windowsExes {
+			for _, exe := range slices.Concat(windowsExes, windowsFirefoxExes) {
 				c := exe
 				c.Source, c.Path = SourceSystem, root+`\`+exe.Path
 				list = append(list, c)
@@ -187,11 +199,12 @@ func candidates(sys System) []candidate {
 		}
 	default:
 		// Linux and the BSDs share the freedesktop layout closely enough.
-		for _, c := range linuxPaths {
+		for _, c := range slices.Concat(linuxPaths, linuxFirefoxPaths) {
 			c.Path = rooted(sys, c.Path)
 			list = append(list, c)
 		}
 		list = append(list, linuxCommands...)
+		list = append(list, linuxFirefoxCommands...)
 	}
 	list = append(list, cacheCandidates(sys)...)
 	for i := range list {
@@ -215,9 +228,12 @@ func candidates(sys System) []candidate {
 // productName is what users call a type's channel build: "Google Chrome
 // Beta"; the stable release and channel-less builds go by the type's name.
 func productName(t BrowserType, channel string) string {
+	if t == Firefox {
+		return firefoxProductName(channel)
+	}
 	name := browserNames[t]
 	switch channel {
-	case ChannelBeta, ChannelDev, ChannelCanary, "nightly":
+	case ChannelBeta, ChannelDev, ChannelCanary, ChannelNightly:
 		return name + " " + strings.ToUpper(channel[:1]) + channel[1:]
 	}
 	return name

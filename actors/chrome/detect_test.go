@@ -350,8 +350,8 @@ func TestResolve(t *testing.T) {
 		{
 			name:   "unknown word lists valid types",
 			m:      linux,
-			want:   "firefox",
-			errHas: []string{`unknown browser "firefox"`, "chrome, edge, chromium, brave"},
+			want:   "opera",
+			errHas: []string{`unknown browser "opera"`, "chrome, edge, chromium, brave, firefox"},
 		},
 	}
 	for _, tt := range tests {

@@ -12,7 +12,7 @@ type Cause string
 const (
 	CauseNotFound       Cause = "not_found"        // the executable does not exist or cannot run
 	CauseExitedEarly    Cause = "exited_early"     // it exited before it was ready
-	CauseTimedOut       Cause = "timed_out"        // no DevTools line or /json/version answer in time
+	CauseTimedOut       Cause = "timed_out"        // no readiness line (or, Chromium, /json/version answer) in time
 	CauseProfileInUse   Cause = "profile_in_use"   // another browser holds the --user-data-dir
 	CauseRootNoSandbox  Cause = "root_no_sandbox"  // running as root without --no-sandbox
 	CauseNoDisplay      Cause = "no_display"       // headed launch without an X server
@@ -52,7 +52,7 @@ func (e *LaunchError) advice() string {
 	case CauseExitedEarly:
 		return fmt.Sprintf("it exited with code %d before it was ready", e.ExitCode)
 	case CauseTimedOut:
-		return "it did not become ready in time (no DevTools line, or /json/version did not answer)"
+		return "it did not become ready in time"
 	case CauseProfileInUse:
 		return "the profile is in use by another browser process; close that browser or choose another --user-data-dir"
 	case CauseRootNoSandbox:

@@ -34,7 +34,8 @@ const TempPrefix = "cdpv-"
 type Process struct {
 	Facts
 
-	scratch string // the launch's own temporary directory
+	fam     *family // nil when attached
+	scratch string  // the launch's own temporary directory
 	cmd     *exec.Cmd
 	stderr  *stderrWatcher
 	stderrR *os.File
@@ -103,19 +104,29 @@ func (p *Process) StderrTail() []string {
 	return p.stderr.lines()
 }
 
-// Start launches a browser and returns once it is ready: the DevTools line
-// was seen and /json/version answers. On failure nothing is left behind:
-// the process group is ended and the temporary directories are removed.
-// onStderr, when not nil, sees every stderr line (for debug logs).
+// Start launches a Chromium-family browser and returns once it is ready:
+// the DevTools line was seen and /json/version answers. On failure nothing
+// is left behind: the process group is ended and the temporary directories
+// are removed. onStderr, when not nil, sees every stderr line (for debug logs).
 func Start(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Process, error) {
+	return start(ctx, opts, onStderr, chromiumFamily)
+}
+
+func start(ctx context.Context, opts LaunchOptions, onStderr func(string), fam *family) (*Process, error) {
 	scratch, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", TempPrefix, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
 	}
-	p := &Process{Facts: Facts{Browser: opts.Browser, UserDataDir: opts.UserDataDir, TempDir: scratch}, scratch: scratch, exited: make(chan struct{}), grace: orDefault(opts.StopGrace, StopGrace)}
+	p := &Process{Facts: Facts{Browser: opts.Browser, UserDataDir: opts.UserDataDir, TempDir: scratch}, fam: fam, scratch: scratch, exited: make(chan struct{}), grace: orDefault(opts.StopGrace, StopGrace)}
 	if p.UserDataDir == "" {
 		p.UserDataDir = filepath.Join(scratch, "profile")
 		p.TempProfile = true
+	}
+	if fam.prepare != nil {
+		if err := fam.prepare(p.UserDataDir, p.TempProfile); err != nil {
+			_ = os.RemoveAll(scratch)
+			return nil, fmt.Errorf("prepare the profile %s: %w", p.UserDataDir, err)
+		}
 	}
 	if err := p.spawn(opts, onStderr); err != nil {
 		_ = os.RemoveAll(scratch)
@@ -129,9 +140,9 @@ func Start(ctx context.Context, opts LaunchOptions, onStderr func(string)) (*Pro
 }
 
 func (p *Process) spawn(opts LaunchOptions, onStderr func(string)) error {
-	p.Args = Args(opts, p.UserDataDir)
+	p.Args = p.fam.args(opts, p.UserDataDir)
 	cmd := exec.Command(opts.Browser.Path, p.Args...)
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), p.fam.env...)
 	if tmp := filepath.Join(p.scratch, "tmp"); len(tmp) <= maxBrowserTmpDir && os.Mkdir(tmp, 0o700) == nil {
 		// Chromium leaves org.chromium.Chromium.* files in $TMPDIR when it
 		// is SIGTERMed; keeping them in the scratch dir removes them with it.
@@ -150,7 +161,7 @@ func (p *Process) spawn(opts LaunchOptions, onStderr func(string)) error {
 	}
 	w.Close() // the browser holds the write end now; EOF comes when its whole group is gone
 	p.cmd, p.Pid, p.stderrR = cmd, cmd.Process.Pid, r
-	p.stderr = watchStderr(r, onStderr)
+	p.stderr = watchStderr(r, p.fam.readyLine, onStderr)
 	go func() {
 		p.exitErr = cmd.Wait()
 		close(p.exited)
@@ -165,22 +176,30 @@ func (p *Process) awaitReady(ctx context.Context, timeout time.Duration) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	select {
-	case ws := <-p.stderr.devtools:
-		u, err := url.Parse(ws)
+	case announced := <-p.stderr.announced:
+		u, err := url.Parse(announced)
 		if err != nil {
-			return fmt.Errorf("unreadable DevTools URL %q: %w", ws, err)
+			return fmt.Errorf("unreadable %s URL %q: %w", p.fam.lineName, announced, err)
 		}
-		p.WSURL, p.HostPort = ws, u.Host
+		p.WSURL, p.HostPort = p.fam.endpoint(announced), u.Host
 		p.Port, _ = strconv.Atoi(u.Port())
 	case <-p.exited:
 		return errExitedEarly
 	case <-deadline.C:
-		return fmt.Errorf("%w after %s: no DevTools line", errTimedOut, timeout)
+		return fmt.Errorf("%w after %s: no %s line", errTimedOut, timeout, p.fam.lineName)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	// /json/version usually answers within milliseconds of the line: poll
-	// quickly at first, then every readyPoll.
+	if p.fam.confirm == nil {
+		return nil
+	}
+	return p.fam.confirm(ctx, p, timeout, deadline.C)
+}
+
+// awaitJSONVersion is Chromium's second readiness step: /json/version
+// answers, which usually follows the line within milliseconds, so it polls
+// quickly at first, then every readyPoll.
+func awaitJSONVersion(ctx context.Context, p *Process, timeout time.Duration, deadline <-chan time.Time) error {
 	interval := readyPollFirst
 	started := time.Now()
 	tick := time.NewTimer(0)
@@ -200,7 +219,7 @@ func (p *Process) awaitReady(ctx context.Context, timeout time.Duration) error {
 		case <-tick.C:
 		case <-p.exited:
 			return errExitedEarly
-		case <-deadline.C:
+		case <-deadline:
 			return fmt.Errorf("%w after %s: /json/version on %s did not answer", errTimedOut, timeout, p.HostPort)
 		case <-ctx.Done():
 			return ctx.Err()
@@ -234,7 +253,7 @@ func (p *Process) launchError(err error) *LaunchError {
 		le.ExitCode = p.ExitCode()
 		le.Err = nil
 	}
-	if cause, ok := classifyStderr(le.Stderr); ok && le.Cause != CauseCancelled {
+	if cause, ok := p.fam.classify(le.Stderr); ok && le.Cause != CauseCancelled {
 		le.Cause = cause
 	}
 	return le

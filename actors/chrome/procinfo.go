@@ -40,7 +40,7 @@ func (id BrowserIdentity) matches(info ProcInfo) error {
 	if id.Exe != "" && !sameFile(id.Exe, info.Exe) {
 		return fmt.Errorf("pid %d runs %s, not the browser %s", info.Pid, info.Exe, id.Exe)
 	}
-	if dir, ok := FlagValue(info.Args, "user-data-dir"); !ok || filepath.Clean(dir) != filepath.Clean(id.UserDataDir) {
+	if dir, ok := ProfileArg(info.Args); !ok || filepath.Clean(dir) != filepath.Clean(id.UserDataDir) {
 		return fmt.Errorf("pid %d is not on the profile %s", info.Pid, id.UserDataDir)
 	}
 	if id.Headless {
@@ -60,9 +60,9 @@ func sameFile(a, b string) bool {
 	return filepath.Clean(a) == filepath.Clean(b)
 }
 
-// BrowsersUnder lists the main browser processes (not their renderer or GPU
-// helpers, which carry --type=, nor cdpvisor bridges, which carry the
-// tool's flags) whose --user-data-dir is dir or lies inside it.
+// BrowsersUnder lists the main browser processes (not their renderer, GPU
+// or content helpers, nor cdpvisor bridges, which carry the tool's flags)
+// whose profile (--user-data-dir, Firefox's -profile) is dir or lies inside it.
 func BrowsersUnder(dir string) ([]ProcInfo, error) {
 	all, err := Processes()
 	if err != nil {
@@ -72,10 +72,10 @@ func BrowsersUnder(dir string) ([]ProcInfo, error) {
 	dir = filepath.Clean(dir)
 	var out []ProcInfo
 	for _, p := range all {
-		if _, helper := FlagValue(p.Args, "type"); helper || (self != "" && sameFile(p.Exe, self)) {
+		if helperProcess(p.Args) || (self != "" && sameFile(p.Exe, self)) {
 			continue
 		}
-		profile, ok := FlagValue(p.Args, "user-data-dir")
+		profile, ok := ProfileArg(p.Args)
 		if !ok {
 			continue
 		}

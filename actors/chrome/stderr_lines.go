@@ -7,29 +7,33 @@ import (
 	"sync"
 )
 
-// devToolsLine is Chromium's readiness announcement, matched on whole lines.
-var devToolsLine = regexp.MustCompile(`^DevTools listening on (ws://\S+)$`)
+// The readiness announcements, matched on whole lines: the first group is
+// the URL announced.
+var (
+	devToolsLine = regexp.MustCompile(`^DevTools listening on (ws://\S+)$`)       // Chromium
+	bidiLine     = regexp.MustCompile(`^WebDriver BiDi listening on (ws://\S+)$`) // Firefox
+)
 
 const stderrTailLines = 20
 
-// stderrWatcher reads a browser's stderr to its end: it reports the DevTools
-// websocket URL once, keeps the last lines for error reports, and keeps
+// stderrWatcher reads a browser's stderr to its end: it reports the URL of
+// its readiness line once, keeps the last lines for error reports, and keeps
 // draining afterwards so the browser never blocks on a full pipe.
 type stderrWatcher struct {
-	devtools chan string   // receives the ws URL once
-	done     chan struct{} // closed when stderr reached EOF or was closed
+	announced chan string   // receives the URL of the readiness line once
+	done      chan struct{} // closed when stderr reached EOF or was closed
 
 	mu   sync.Mutex // guards tail: written by the reader, read by error reports
 	tail []string
 }
 
-func watchStderr(r io.Reader, onLine func(string)) *stderrWatcher {
-	w := &stderrWatcher{devtools: make(chan string, 1), done: make(chan struct{})}
-	go w.read(r, onLine)
+func watchStderr(r io.Reader, readyLine *regexp.Regexp, onLine func(string)) *stderrWatcher {
+	w := &stderrWatcher{announced: make(chan string, 1), done: make(chan struct{})}
+	go w.read(r, readyLine, onLine)
 	return w
 }
 
-func (w *stderrWatcher) read(r io.Reader, onLine func(string)) {
+func (w *stderrWatcher) read(r io.Reader, readyLine *regexp.Regexp, onLine func(string)) {
 	defer close(w.done)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -44,9 +48,9 @@ func (w *stderrWatcher) read(r io.Reader, onLine func(string)) {
 		w.tail = append(w.tail, line)
 		w.mu.Unlock()
 		if !announced {
-			if m := devToolsLine.FindStringSubmatch(line); m != nil {
+			if m := readyLine.FindStringSubmatch(line); m != nil {
 				announced = true
-				w.devtools <- m[1]
+				w.announced <- m[1]
 			}
 		}
 		if onLine != nil {

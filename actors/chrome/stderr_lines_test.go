@@ -33,9 +33,9 @@ func TestStderrWatcherFindsSplitDevToolsLine(t *testing.T) {
 	}
 	for name, pieces := range cases {
 		t.Run(name, func(t *testing.T) {
-			w := watchStderr(chunkedStderr(pieces...), nil)
+			w := watchStderr(chunkedStderr(pieces...), devToolsLine, nil)
 			select {
-			case got := <-w.devtools:
+			case got := <-w.announced:
 				if got != url {
 					t.Fatalf("got %q, want %q", got, url)
 				}
@@ -48,10 +48,10 @@ func TestStderrWatcherFindsSplitDevToolsLine(t *testing.T) {
 }
 
 func TestStderrWatcherIgnoresLookalikes(t *testing.T) {
-	w := watchStderr(chunkedStderr("prefix DevTools listening on ws://127.0.0.1:1/x\n", "DevTools listening on ws://a b\n"), nil)
+	w := watchStderr(chunkedStderr("prefix DevTools listening on ws://127.0.0.1:1/x\n", "DevTools listening on ws://a b\n"), devToolsLine, nil)
 	<-w.done
 	select {
-	case got := <-w.devtools:
+	case got := <-w.announced:
 		t.Fatalf("matched %q; only whole lines count", got)
 	default:
 	}
@@ -62,7 +62,7 @@ func TestStderrWatcherKeepsTail(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		fmt.Fprintf(&b, "line %d\n", i)
 	}
-	w := watchStderr(strings.NewReader(b.String()), nil)
+	w := watchStderr(strings.NewReader(b.String()), devToolsLine, nil)
 	<-w.done
 	tail := w.lines()
 	if len(tail) != stderrTailLines || tail[0] != "line 30" || tail[len(tail)-1] != "line 49" {

@@ -19,7 +19,8 @@ const maxVersionOutput = 4 << 10
 
 // versionPattern finds "156.0.8078.79" in "Chromium 156.0.8078.79 built on
 // Debian GNU/Linux 12 (bookworm)"; a lone "12" needs a dot so it never matches.
-var versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+){1,3}\b`)
+// Firefox versions keep Mozilla's suffix: "153.7.0esr", "155.0a1", "154.0b3".
+var versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+){1,3}(?:esr|[ab]\d+)?\b`)
 
 // windowsVersionDir matches the "131.0.6778.85" directory that Windows
 // installers put next to the executable.

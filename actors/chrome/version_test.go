@@ -18,6 +18,10 @@ func TestParseVersion(t *testing.T) {
 		{"Brave Browser 131.1.73.89", "131.1.73.89"},
 		{"Chromium 120.0.6099.224 snap", "120.0.6099.224"},
 		{"Google Chrome for Testing 121.0", "121.0"},
+		{"Mozilla Firefox 153.7.0esr\n", "153.7.0esr"},
+		{"Mozilla Firefox 155.0a1", "155.0a1"},
+		{"Mozilla Firefox 154.0b3", "154.0b3"},
+		{"Mozilla Firefox 153.0.2", "153.0.2"},
 		{"Debian GNU/Linux 12", ""},
 		{"", ""},
 	}

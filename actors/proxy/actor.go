@@ -42,7 +42,10 @@ type Spec struct {
 	// WatchBrowser, when set, wraps each relay's browser connection (the
 	// DownloadsActor hears the download behaviour clients set themselves).
 	WatchBrowser func(transport.Conn) transport.Conn
-	Log          zerolog.Logger
+	// BiDi says the instance runs Firefox (its launcher is fixed at
+	// creation): the endpoint serves WebDriver BiDi at BiDiPath, not CDP.
+	BiDi bool
+	Log  zerolog.Logger
 }
 
 // StatusSource says how a browser is (a BrowserActor).
@@ -94,8 +97,12 @@ func (p *Actor) Port() int { return p.port }
 // Endpoint is the stable HTTP endpoint, http://127.0.0.1:PORT.
 func (p *Actor) Endpoint() string { return fmt.Sprintf("http://127.0.0.1:%d", p.port) }
 
-// BrowserWS is the stable browser websocket URL: it works across relaunches.
+// BrowserWS is the stable browser websocket URL: it works across relaunches
+// (a Firefox instance's is its BiDi socket).
 func (p *Actor) BrowserWS() string {
+	if p.spec.BiDi {
+		return fmt.Sprintf("ws://127.0.0.1:%d%s", p.port, BiDiPath)
+	}
 	return fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", p.port)
 }
 

@@ -46,6 +46,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.serveSocket(w, r, browserTarget)
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):
 		p.serveSocket(w, r, pageTarget)
+	case r.URL.Path == BiDiPath:
+		p.serveSocket(w, r, bidiTarget)
 	default:
 		p.forwardHTTP(w, r)
 	}
@@ -58,6 +60,10 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
 	if err != nil {
 		p.browserUnavailable(w, r, err)
+		return
+	}
+	if p.spec.BiDi {
+		p.serveBiDiHTTP(w, r, ep)
 		return
 	}
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, "http://"+ep.HostPort+r.URL.RequestURI(), r.Body)

@@ -20,7 +20,12 @@ type socketTarget int
 const (
 	browserTarget socketTarget = iota // /devtools/browser/…: whatever browser runs now
 	pageTarget                        // /devtools/page/<id>: that target while it lives
+	bidiTarget                        // /session: a Firefox's WebDriver BiDi socket while it lives
 )
+
+// BiDiPath is where the endpoint of a Firefox instance serves WebDriver
+// BiDi, as Firefox itself does.
+const BiDiPath = "/session"
 
 var relayIDs atomic.Int64
 
@@ -34,6 +39,10 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	if origin := r.Header.Get("Origin"); !p.originAllowed(r) {
 		http.Error(w, fmt.Sprintf("cdpvisor: refused: websocket Origin %q is not allowed; start cdpvisor with --allow-origin=%s to allow it", origin, origin), http.StatusForbidden)
 		p.spec.Log.Warn().Str("origin", origin).Msg("refused a websocket with a foreign Origin")
+		return
+	}
+	if err := p.protocolMismatch(target); err != nil {
+		http.Error(w, "cdpvisor: "+err.Error(), http.StatusNotFound)
 		return
 	}
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
@@ -50,6 +59,14 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		limit = transport.MaxMessageSize
 	}
 	browserConn, err := transport.DialBrowser(r.Context(), url, limit)
+	if err != nil && target == bidiTarget {
+		// A Firefox killed a moment ago may not be noticed yet, and a BiDi
+		// client has no recovery of its own: ask once for a browser other
+		// than this generation (one that still runs but refused is restarted).
+		if ep, err = p.spec.Browser.Replace(r.Context(), ep.Generation); err == nil {
+			browserConn, err = transport.DialBrowser(r.Context(), ep.WSURL, limit)
+		}
+	}
 	if err != nil {
 		status := http.StatusBadGateway
 		var de *transport.DialError
@@ -87,6 +104,19 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	case p.mailbox <- relayClosed{relay: rl}:
 	case <-p.stopped:
 	}
+}
+
+// protocolMismatch refuses, before anything launches, a socket the
+// instance's browser does not serve: /session of a Chromium, /devtools/…
+// of a Firefox.
+func (p *Actor) protocolMismatch(target socketTarget) error {
+	switch {
+	case target == bidiTarget && !p.spec.BiDi:
+		return fmt.Errorf("%s is the WebDriver BiDi socket of a Firefox instance; this endpoint runs a Chromium-family browser, which speaks CDP: connect to /devtools/browser", BiDiPath)
+	case target != bidiTarget && p.spec.BiDi:
+		return fmt.Errorf("this endpoint runs Firefox, which speaks WebDriver BiDi, not CDP: connect to %s", BiDiPath)
+	}
+	return nil
 }
 
 // watch wraps a relay's browser connection with Spec.WatchBrowser.

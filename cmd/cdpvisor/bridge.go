@@ -123,6 +123,9 @@ func resolveRealBrowser(want string) (chrome.Browser, error) {
 	if err != nil {
 		return b, err
 	}
+	if err := chrome.RequireCDP(b); err != nil {
+		return b, err // the bridge stands in for Chrome: it speaks CDP only
+	}
 	self, _ := os.Executable()
 	if same(self, b.Path) {
 		return b, fmt.Errorf("%s is this bridge, not a browser; set --browser or CDPVISOR_BROWSER to the real one", b.Path)

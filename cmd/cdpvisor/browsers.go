@@ -21,7 +21,7 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		list := make([]browserJSON, len(found))
 		for i, b := range found {
-			list[i] = browserJSON(b)
+			list[i] = newBrowserJSON(b)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -32,15 +32,16 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tTYPE\tCHANNEL\tSOURCE\tVERSION\tPATH")
+	fmt.Fprintln(tw, "NAME\tTYPE\tPROTOCOL\tCHANNEL\tSOURCE\tVERSION\tPATH")
 	for _, b := range found {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, b.Type, orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, b.Type, b.Protocol(), orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
 	}
 	return tw.Flush()
 }
 
 // browserJSON is chrome.Browser with every field always present, so a
-// script reads channel and source without checking for them.
+// script reads channel and source without checking for them, and with the
+// protocol it speaks.
 type browserJSON struct {
 	Name    string             `json:"name"`
 	Type    chrome.BrowserType `json:"type"`
@@ -48,6 +49,12 @@ type browserJSON struct {
 	Version string             `json:"version"`
 	Channel string             `json:"channel"`
 	Source  string             `json:"source"`
+	// Protocol is what a client speaks to it: cdp, or bidi (Firefox).
+	Protocol chrome.Protocol `json:"protocol"`
+}
+
+func newBrowserJSON(b chrome.Browser) browserJSON {
+	return browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol()}
 }
 
 func orDash(s string) string {

@@ -25,10 +25,18 @@ func TestEnsureBrowserRoutes(t *testing.T) {
 		wantCalls []string // apt-get and sudo calls, in order
 		wantLog   []string
 		installed bool // went the cdpvisor install way
+		firefox   bool // a Firefox is there: not what serve runs by default
 	}{
 		{
 			name:      "root: Debian's chromium",
 			uid:       "0",
+			wantCalls: []string{"apt-get update -q", "apt-get install -y -q chromium"},
+			wantLog:   []string{"installing Debian's chromium package", "installed: Chromium"},
+		},
+		{
+			name:      "root with only Firefox: Debian's chromium all the same",
+			uid:       "0",
+			firefox:   true,
 			wantCalls: []string{"apt-get update -q", "apt-get install -y -q chromium"},
 			wantLog:   []string{"installing Debian's chromium package", "installed: Chromium"},
 		},
@@ -62,6 +70,9 @@ func TestEnsureBrowserRoutes(t *testing.T) {
 			fakes := filepath.Join(home, "fakes")
 			calls := filepath.Join(home, "calls")
 			root := filepath.Join(home, "no-system")
+			if tt.firefox {
+				writeExe(t, filepath.Join(root, "usr", "bin"), "firefox-esr", "#!/bin/sh\necho Mozilla Firefox 153.7.0esr\n")
+			}
 			writeExe(t, fakes, "id", "#!/bin/sh\necho "+tt.uid+"\n")
 			writeExe(t, fakes, "apt-get", `#!/bin/sh
 echo "apt-get $*" >> "$FAKE_CALLS"

@@ -154,7 +154,7 @@ func shadowPATH(t *testing.T, dir string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	hidden := regexp.MustCompile(`^(apt|chromium|google-chrome|microsoft-edge|brave|chrome)`)
+	hidden := regexp.MustCompile(`^(apt|chromium|google-chrome|microsoft-edge|brave|chrome|firefox)`)
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {

@@ -104,10 +104,13 @@ var docs = map[string]commandDoc{
 		},
 	},
 	"browsers": {
-		purpose: "list the Chromium-family browsers installed here",
+		purpose: "list the browsers installed here: the Chromium family (CDP) and Firefox (WebDriver BiDi)",
 		usage:   []string{"browsers [--json]"},
-		about: "In the order --browser picks them: Chrome, Edge, Chromium, Brave; within each the stable release first,\n" +
-			"then builds of no channel, then beta, dev and canary, headless shells last. Exits 1 when there is none.",
+		about: "In the order --browser picks them: Chrome, Edge, Chromium, Brave, Firefox; within each the stable release\n" +
+			"first, then ESR, builds of no channel, beta, dev (Developer Edition), canary and nightly, headless shells\n" +
+			"last. Firefox (protocol bidi) is never picked by default; with --browser firefox the endpoint serves\n" +
+			"WebDriver BiDi at /session.\n" +
+			"Exits 1 when there is none.",
 		groups: []flagGroup{{"Output", []string{"json"}}},
 		sections: []section{
 			{"Where it looks", "the installers' own places (/usr/bin, /opt, /snap/bin; /Applications, ~/Applications; Program Files,\n" +
@@ -116,8 +119,9 @@ var docs = map[string]commandDoc{
 				"else ms-playwright in the user cache) and Puppeteer (PUPPETEER_CACHE_DIR, else ~/.cache/puppeteer).\n" +
 				chrome.DetectRootEnv + "=DIR looks for the installers' places under DIR instead of /, to try what\n" +
 				"happens on a machine without them."},
-			{"Fields (--json)", "name, type (chrome, edge, chromium, brave), channel (stable, beta, dev, canary, nightly, snapshot;\n" +
-				"\"\" when the build follows none), source (system, path, cdpvisor, playwright, puppeteer), version, path"},
+			{"Fields (--json)", "name, type (chrome, edge, chromium, brave, firefox), protocol (cdp, bidi), channel (stable, esr,\n" +
+				"beta, dev, devedition, canary, nightly, snapshot; \"\" when the build follows none), source (system, path,\n" +
+				"cdpvisor, playwright, puppeteer), version, path"},
 		},
 		examples: []string{
 			"cdpvisor browsers",

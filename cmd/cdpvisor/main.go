@@ -30,7 +30,7 @@ Commands:
   mcp        the same supervisor plus an MCP server on stdin/stdout, for AI hosts
   wrap       run a child MCP server against the running coordinator: cdpvisor wrap -- CMD ARGS…
   bridge     act as a Chrome executable for tools that launch one (pipe or port)
-  browsers   list the Chromium-family browsers installed here
+  browsers   list the browsers installed here (Chromium family, and Firefox)
   install    download Chrome for Testing (or Chromium) into your user cache: cdpvisor install [chrome|chromium|chrome-headless-shell]
   status     show running coordinators, their instances, browsers and ports
   version    print the version, commit and Go version (also --version, -v)

@@ -207,7 +207,7 @@ func TestMCPBadArguments(t *testing.T) {
 		want string
 	}{
 		{"coordinator_launch_browser", map[string]any{"headless": "yes"}, "headless"},
-		{"coordinator_launch_browser", map[string]any{"browser": "firefox"}, "chrome, edge, chromium, brave"},
+		{"coordinator_launch_browser", map[string]any{"browser": "opera"}, "chrome, edge, chromium, brave, firefox"},
 		{"coordinator_launch_browser", map[string]any{"colour": "red"}, "colour"},
 		{"coordinator_stop_browser", map[string]any{"instance": "inst_nope"}, "unknown instance"},
 		{"coordinator_restart_browser", map[string]any{"instance": "1"}, "unknown instance"},

@@ -67,8 +67,9 @@ var instanceParam = param{name: "instance", want: refWant, schema: refSchema(
 // toolDefs are the tools (tools/list gives them sorted by name).
 var toolDefs = append([]toolDef{{
 	name: "coordinator_list_browsers", title: "List installed browsers",
-	description: "List the Chromium-family browsers installed on this machine (Chrome, Edge, Chromium, Brave) with their " +
-		"type, version and path; pass one as browser to coordinator_launch_browser or browser_instance new.",
+	description: "List the browsers installed on this machine (Chrome, Edge, Chromium, Brave; Firefox too) with their " +
+		"type, protocol (cdp, or bidi for Firefox), version and path; pass a cdp one as browser to coordinator_launch_browser " +
+		"or browser_instance new.",
 	readOnly: true, idempotent: true,
 }, {
 	name: "coordinator_status", title: "Coordinator status",
@@ -116,8 +117,9 @@ var toolDefs = append([]toolDef{{
 				"get = one instance (takes id); close = stop an instance's browser and remove its endpoint (takes id; the default instance cannot be closed)."}},
 		{name: "id", want: refWant, schema: refSchema(`For get and close: the instance's id ("inst_…") or its endpoint port, ` +
 			`as a string or a number (e.g. "inst_…", 9333 or "9333").`)},
-		{name: "browser", want: "a string: chrome, edge, chromium, brave, or a path", schema: map[string]any{"type": "string",
-			"description": "For new: chrome, edge, chromium, brave, or a path to the browser executable. Default: the coordinator's browser."}},
+		{name: "browser", want: "a string: chrome, edge, chromium, brave, firefox, or a path", schema: map[string]any{"type": "string",
+			"description": "For new: chrome, edge, chromium, brave, firefox, or a path to the browser executable. Default: the coordinator's browser. " +
+				"A firefox instance serves WebDriver BiDi, not CDP: its ws is the endpoint's /session."}},
 		{name: "headless", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
 			"description": "For new: true for no window, false for a visible one. Default: as the coordinator is configured."}},
 		{name: "port", want: "an integer from 1 to 65535", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 65535,
@@ -175,10 +177,12 @@ func (t tools) listBrowsers(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		return toolError(tool, err)
 	}
 	var b strings.Builder
-	for _, br := range found {
-		fmt.Fprintf(&b, "%s (%s) %s at %s\n", br.Name, br.Type, br.Version, br.Path)
+	list := make([]browserJSON, len(found))
+	for i, br := range found {
+		fmt.Fprintf(&b, "%s (%s, %s) %s at %s\n", br.Name, br.Type, br.Protocol(), br.Version, br.Path)
+		list[i] = newBrowserJSON(br)
 	}
-	return result(map[string]any{"browsers": found}, b.String())
+	return result(map[string]any{"browsers": list}, b.String())
 }
 
 func (t tools) status(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

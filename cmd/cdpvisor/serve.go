@@ -77,6 +77,11 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
+	if browser.Protocol() == chrome.ProtocolBiDi {
+		if err := chrome.CheckFirefoxArgs(f.browserArgs); err != nil {
+			return actors.CoordinatorConfig{}, usageErr("--browser-arg: %w", err)
+		}
+	}
 	profile := f.userDataDir
 	if profile != "" {
 		if profile, err = chrome.ProfileDir(profile); err != nil {

@@ -37,6 +37,31 @@ func TestBrowsersListsChromium(t *testing.T) {
 	}
 }
 
+func TestBrowsersListsFirefoxWithItsProtocol(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	out, _, code := runCLI(t, nil, "browsers", "--json")
+	var list []struct{ Name, Type, Path, Version, Channel, Protocol string }
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
+		t.Fatalf("browsers --json: code %d, not JSON:\n%s", code, out)
+	}
+	found := false
+	for _, b := range list {
+		if b.Type == "firefox" && b.Path == firefox && b.Protocol == "bidi" && b.Version != "" {
+			found = true
+		}
+		if b.Type != "firefox" && b.Protocol != "cdp" {
+			t.Errorf("%s %s listed with protocol %q, want cdp", b.Type, b.Path, b.Protocol)
+		}
+	}
+	if !found {
+		t.Fatalf("%s with protocol bidi and a version missing from %s", firefox, out)
+	}
+	out, _, code = runCLI(t, nil, "browsers")
+	if code != 0 || !strings.Contains(out, "PROTOCOL") || !strings.Contains(out, "bidi") || !strings.Contains(out, firefox) {
+		t.Fatalf("browsers: code %d:\n%s", code, out)
+	}
+}
+
 // The endpoint exists before any browser; the first request launches one
 // and the answer points back at the endpoint; SIGTERM leaves nothing.
 func TestServeLaunchesLazilyAndCleansUp(t *testing.T) {
@@ -165,7 +190,7 @@ func TestServeRejectsBadInput(t *testing.T) {
 		{"stray argument", nil, []string{"extra"}, 2, "unexpected argument"},
 		{"bad env", []string{"CDPVISOR_PORT=abc"}, nil, 2, "CDPVISOR_PORT"},
 		{"missing browser type", nil, []string{"--browser", "edge"}, 1, "found: chromium"},
-		{"unknown browser word", nil, []string{"--browser", "firefox"}, 1, "chrome, edge, chromium, brave"},
+		{"unknown browser word", nil, []string{"--browser", "opera"}, 1, "chrome, edge, chromium, brave, firefox"},
 		{"missing browser path", nil, []string{"--browser", "/nonexistent/chrome"}, 1, "/nonexistent/chrome"},
 	}
 	for _, c := range cases {

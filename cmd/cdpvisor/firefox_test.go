@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+)
+
+// bidiOf is the endpoint's WebDriver BiDi socket.
+func bidiOf(endpoint string) string {
+	u, _ := url.Parse(endpoint)
+	return "ws://" + u.Host + "/session"
+}
+
+// Firefox behind the stable endpoint: none runs before the first /session
+// upgrade; Puppeteer over BiDi works through it, given the socket or the
+// endpoint (/json/version names the socket); the hang probe leaves it
+// alone; the CDP socket is refused with where to go instead; SIGTERM ends
+// serve, Firefox and its profile.
+func TestServeFirefoxOverBiDi(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	chrometest.ClientsDir(t)
+	stateDir := t.TempDir()
+	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir, "--hang-timeout", "1s")
+	// The CDP socket is refused with where to connect, before any launch.
+	_, resp, err := websocket.DefaultDialer.Dial(wsOf(s.endpoint), nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("CDP socket of a Firefox endpoint: %v, %v; want 404", err, resp)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), "runs Firefox, which speaks WebDriver BiDi, not CDP: connect to /session") {
+		t.Errorf("refusal %q does not say where to connect", body)
+	}
+	if b := s.browsers(); len(b) != 0 {
+		t.Fatalf("browsers before any BiDi client: %v, want none (lazy launch)", b)
+	}
+	var st struct{ WS string }
+	readJSONFile(t, filepath.Join(stateDir, fmt.Sprintf("coordinator-%d.json", s.cmd.Process.Pid)), &st)
+	if st.WS != bidiOf(s.endpoint) {
+		t.Errorf("state file ws %q, want the BiDi socket %s", st.WS, bidiOf(s.endpoint))
+	}
+	// The socket itself, and the endpoint alone (Puppeteer reads /json/version).
+	for _, target := range []string{bidiOf(s.endpoint), s.endpoint} {
+		out, err := chrometest.NodeScript(t, 60*time.Second, "puppeteer_bidi.mjs", target)
+		if err != nil || !strings.Contains(out, `"result":2`) || !strings.Contains(out, `"title":"bidi"`) || !strings.Contains(out, `"version":"firefox/`) {
+			t.Fatalf("puppeteer over BiDi to %s: %v: %s", target, err, out)
+		}
+	}
+	var version struct{ WebSocketDebuggerURL, Protocol string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	if version.WebSocketDebuggerURL != bidiOf(s.endpoint) || version.Protocol != "webDriverBiDi" {
+		t.Errorf("/json/version of a Firefox endpoint: %+v, want %s over webDriverBiDi", version, bidiOf(s.endpoint))
+	}
+	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
+	// The hang probe speaks CDP; Firefox's BiDi error answers still count
+	// as answers, so a healthy Firefox is never declared hung.
+	time.Sleep(2500 * time.Millisecond)
+	if again := onlyBrowser(t, s.cmd.Process.Pid, firefox); again != browser {
+		t.Fatalf("Firefox %d was replaced by %d within 2.5 s of a 1 s hang timeout", browser, again)
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatalf("serve after SIGTERM: %v", err)
+	}
+	if chrometest.Alive(browser) {
+		t.Errorf("Firefox %d outlived serve", browser)
+	}
+	if left := leftovers(s.cmd.Process.Pid, stateDir); len(left) > 0 {
+		t.Errorf("left after SIGTERM: %v", left)
+	}
+}
+
+// kill -9 of the coordinator with a BiDi client connected: the watchdog
+// ends Firefox and removes its profile and the state file within 2 s.
+func TestKillNineOfTheCoordinatorLeavesNoFirefox(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	stateDir := t.TempDir()
+	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir)
+	client, _, err := websocket.DefaultDialer.Dial(bidiOf(s.endpoint), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
+	_ = s.cmd.Process.Kill()
+	waitClean(t, browser, s.cmd.Process.Pid, stateDir)
+}
+
+// kill -9 of Firefox under a connected BiDi client: the relay does not
+// survive it yet, so the client's socket closes at once (never a hang), and
+// the next connection launches a new Firefox.
+func TestFirefoxKilledUnderAClientClosesItAndTheNextConnectionRelaunches(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
+	client := dialBiDi(t, s.endpoint)
+	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
+	chrometest.KillPid(t, browser)
+	_ = client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, _, err := client.ReadMessage()
+	var closed *websocket.CloseError
+	if !errors.As(err, &closed) {
+		t.Fatalf("client read after Firefox died: %v, want a close within 5 s", err)
+	}
+	t.Logf("client closed with %d %q", closed.Code, closed.Text)
+	waitGone(t, browser)
+	dialBiDi(t, s.endpoint)
+	if again := onlyBrowser(t, s.cmd.Process.Pid, firefox); again == browser {
+		t.Fatalf("still pid %d", again)
+	}
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// dialBiDi connects to the endpoint's /session and checks that Firefox
+// answers session.status through it.
+func dialBiDi(t *testing.T, endpoint string) *websocket.Conn {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial(bidiOf(endpoint), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := c.WriteJSON(map[string]any{"id": 1, "method": "session.status", "params": map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	var reply struct {
+		ID   int    `json:"id"`
+		Type string `json:"type"`
+	}
+	if err := c.ReadJSON(&reply); err != nil || reply.ID != 1 || reply.Type != "success" {
+		t.Fatalf("session.status through the endpoint: %+v, %v", reply, err)
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	return c
+}
+
+// Firefox's own profile switches are refused before anything starts.
+func TestServeRefusesFirefoxProfileArgs(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	stdout, stderr, code := runCLI(t, nil, "serve", "--state-dir", t.TempDir(), "--browser", firefox, "--browser-arg", "-profile")
+	if code != 2 || !strings.Contains(stderr, "--browser-arg: -profile is cdpvisor's to set") {
+		t.Fatalf("code %d (want 2), stderr %q", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout %q, want nothing", stdout)
+	}
+}
+
+// coordinator_list_browsers says Firefox speaks bidi; browser_instance new
+// with it makes a BiDi instance beside the Chromium default one: its ws is
+// /session, and closing it ends Firefox.
+func TestMCPNewFirefoxInstance(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	h := newMCPHarness(t)
+	text, listed := h.call("coordinator_list_browsers", nil, false)
+	raw, _ := json.Marshal(listed["browsers"])
+	if !strings.Contains(string(raw), `"path":"`+firefox+`"`) || !strings.Contains(string(raw), `"protocol":"bidi"`) || !strings.Contains(text, "(firefox, bidi)") {
+		t.Errorf("coordinator_list_browsers does not list %s as bidi: %s\n%s", firefox, text, raw)
+	}
+	_, created := h.call("browser_instance", map[string]any{"action": "new", "browser": firefox}, false)
+	endpoint, _ := created["endpoint"].(string)
+	if ws, _ := created["ws"].(string); ws != bidiOf(endpoint) {
+		t.Fatalf("new Firefox instance: %v; want ws %s", created, bidiOf(endpoint))
+	}
+	dialBiDi(t, endpoint).Close()
+	found, err := chrome.BrowsersUnder(os.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ff []int
+	for _, p := range found {
+		if strings.Contains(p.Exe, "firefox") {
+			ff = append(ff, p.Pid)
+		}
+	}
+	if len(ff) != 1 {
+		t.Fatalf("Firefox processes under %s: %v, want one", os.TempDir(), ff)
+	}
+	h.call("browser_instance", map[string]any{"action": "close", "id": created["id"]}, false)
+	waitGone(t, ff[0])
+	if def := h.defaultState(); def.WS != wsOf(def.Endpoint) {
+		t.Errorf("the default Chromium instance's ws %q, want %s", def.WS, wsOf(def.Endpoint))
+	}
+}
