@@ -176,9 +176,9 @@ func Resolve(sys System, want string) (Browser, error) {
 	if hasPathSeparator(sys.GOOS, want) || sys.Exists(want) {
 		return resolvePath(sys, want)
 	}
-	if notChromium(want) {
+	if undrivable(want) {
 		// On PATH or not: launched as Chromium it would only fail later.
-		return Browser{}, fmt.Errorf("unknown browser %q: not a Chromium-family browser, which cdpvisor drives over CDP (Firefox over WebDriver BiDi is not supported yet); want one of %s, a command such as google-chrome, or a path to a browser executable",
+		return Browser{}, fmt.Errorf("unknown browser %q: cdpvisor drives the Chromium family over CDP and Firefox over WebDriver BiDi; want one of %s, a command such as google-chrome or firefox-esr, or a path to a browser executable",
 			want, typeList())
 	}
 	if p, err := sys.LookPath(want); err == nil && p != "" {
@@ -198,13 +198,13 @@ func Resolve(sys System, want string) (Browser, error) {
 		want, typeList())
 }
 
-// notChromium reports whether a command name is a browser of another
-// family, which must not be taken from $PATH as if it were Chromium.
-func notChromium(name string) bool {
+// undrivable reports whether a command name is a browser cdpvisor does not
+// drive, which must not be taken from $PATH as if it were Chromium (the
+// Firefox commands it knows resolve as Firefox).
+func undrivable(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".exe")
 	switch name {
-	case "firefox", "firefox-esr", "firefox-beta", "firefox-developer-edition", "firefox-nightly",
-		"iceweasel", "librewolf", "waterfox", "safari":
+	case "iceweasel", "librewolf", "waterfox", "safari", "epiphany", "falkon":
 		return true
 	}
 	return false

@@ -353,12 +353,23 @@ func TestResolve(t *testing.T) {
 			want:   "opera",
 			errHas: []string{`unknown browser "opera"`, "chrome, edge, chromium, brave, firefox"},
 		},
+		{
+			name:   "a browser cdpvisor cannot drive is refused even on PATH",
+			m:      linux,
+			want:   "librewolf",
+			errHas: []string{`unknown browser "librewolf"`, "Firefox over WebDriver BiDi"},
+		},
+		{
+			name:    "a Firefox command on PATH resolves as Firefox",
+			m:       fakeMachine{goos: "linux", files: []string{"/home/u/bin/firefox-esr"}, path: map[string]string{"firefox-esr": "/home/u/bin/firefox-esr"}},
+			want:    "firefox-esr",
+			browser: Browser{Name: "Firefox ESR", Type: Firefox, Path: "/home/u/bin/firefox-esr", Channel: ChannelESR, Source: SourcePATH},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sys := fakeSystem(tt.m)
-			if tt.name == "unknown word lists valid types" {
-				// Firefox on PATH is still not a Chromium to launch.
+			if tt.name == "a browser cdpvisor cannot drive is refused even on PATH" {
 				sys.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
 			}
 			got, err := Resolve(sys, tt.want)
