@@ -90,7 +90,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		ID: relayIDs.Add(1), Instance: p.spec.Instance,
 		Client:  transport.NewWSConn(client, limit),
 		Browser: p.watch(browserConn), Dial: p.dial, Endpoint: ep, Source: p.spec.Browser,
-		Resilient: target == browserTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Traffic: p.spec.Traffic, Log: p.spec.Log,
+		Resilient: target == browserTarget || target == bidiTarget, BiDi: target == bidiTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Traffic: p.spec.Traffic, Log: p.spec.Log,
 	})
 	if actor.Send(r.Context(), p.mailbox, relayOpened{relay: rl}) != nil {
 		rl.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")

@@ -29,8 +29,11 @@ type Spec struct {
 	Endpoint browser.Endpoint
 	Source   BrowserSource
 	// Resilient relays survive the browser (websocket clients of
-	// /devtools/browser); others close with it (pipe clients, page sockets).
-	Resilient  bool
+	// /devtools/browser and of a Firefox's /session); others close with it
+	// (pipe clients, page sockets).
+	Resilient bool
+	// BiDi: the client speaks WebDriver BiDi (a Firefox's /session), not CDP.
+	BiDi       bool
 	MaxMessage int64
 	// Dial opens a browser connection for a recovery; DialBrowser by default.
 	Dial             func(ctx context.Context, ep browser.Endpoint, limit int64) (transport.Conn, error)
@@ -48,8 +51,9 @@ type Spec struct {
 // recovery, and the relay's own id space. Messages are forwarded as they
 // came: only their heads are read.
 type Actor struct {
-	spec Spec
-	log  zerolog.Logger
+	spec    Spec
+	dialect dialect
+	log     zerolog.Logger
 }
 
 // New makes a relay; it owns both connections from now on.
@@ -60,7 +64,11 @@ func New(spec Spec) *Actor {
 	if spec.BootstrapTimeout <= 0 {
 		spec.BootstrapTimeout = 10 * time.Second
 	}
-	return &Actor{spec: spec, log: spec.Log.With().Int64("relay", spec.ID).Logger()}
+	var d dialect = cdp{}
+	if spec.BiDi {
+		d = bidi{}
+	}
+	return &Actor{spec: spec, dialect: d, log: spec.Log.With().Int64("relay", spec.ID).Logger()}
 }
 
 func (r *Actor) String() string { return fmt.Sprintf("relay %d", r.spec.ID) }
@@ -115,27 +123,6 @@ func (run *relayRun) fromBrowserReader(m readResult) {
 	run.pause()
 	run.onBrowser(m)
 	m.done()
-}
-
-// internalIDBase starts the relay's own id space: internal requests count
-// down from here, far from the ids clients use (small positive counters;
-// Playwright's -9999).
-const internalIDBase = -2_000_000_000
-
-// Browser-level requests a client makes to subscribe: replayed after a
-// recovery so the new browser sends what the client expects.
-var subscriptionMethods = []string{"Target.setDiscoverTargets", "Target.setAutoAttach", "Browser.setDownloadBehavior"}
-
-func isSubscription(h *transport.Head) bool {
-	if len(h.SessionID) > 0 || !h.HasID {
-		return false
-	}
-	for _, m := range subscriptionMethods {
-		if h.Is(m) {
-			return true
-		}
-	}
-	return false
 }
 
 var errBrowserGone = errors.New("browser connection lost")

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/fsm"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -27,6 +26,7 @@ type fastPath struct {
 	on   bool         // guarded by gate
 	link *browserLink // the browser connection forwarded to; guarded by gate
 
+	dialect  dialect
 	inflight *inflightTable
 	client   transport.Conn
 	traffic  *Traffic
@@ -51,7 +51,7 @@ func (f *fastPath) set(link *browserLink) {
 // message while the fast path is off or after a failed write.
 func (f *fastPath) toBrowser(m *transport.Message) bool {
 	h, _ := transport.ScanHead(m.B)
-	if isSubscription(&h) || (f.closeHook && h.HasID && h.Is("Browser.close") && len(h.SessionID) == 0) {
+	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) {
 		return false
 	}
 	f.gate.RLock()
@@ -67,7 +67,7 @@ func (f *fastPath) toBrowser(m *transport.Message) bool {
 		// Recorded before the write: the answer can come before Write
 		// returns. From here the table owns m; the browser's reader may
 		// release it at any time.
-		f.inflight.add(h.ID, m)
+		f.inflight.add(h.ID, m, false)
 	}
 	err := f.link.conn.Write(m.B, m.Binary)
 	if err != nil && h.HasID {
@@ -110,13 +110,15 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 	} else {
 		h, _ = transport.ScanHeadPrefix(m.B) // an answer's id comes first
 	}
-	if h.HasID && h.ID <= internalIDBase {
+	if h.HasID && f.dialect.ownID(h.ID) {
 		return notForwarded, nil
 	}
 	result := forwarded
 	if h.HasID {
-		f.inflight.answered(h.ID)
-	} else if rest == nil && (fsm.IsWeakSignal(h.Method) || isBookEvent(&h)) {
+		if f.inflight.answered(h.ID) && rest == nil {
+			result = forwardedNote // the actor's setup reads it
+		}
+	} else if rest == nil && f.dialect.noted(&h) {
 		result = forwardedNote
 	}
 	n := int64(len(m.B))

@@ -19,7 +19,7 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
-	if hook := run.r.spec.OnBrowserClose; hook != nil && h.HasID && h.Is("Browser.close") && len(h.SessionID) == 0 {
+	if hook := run.r.spec.OnBrowserClose; hook != nil && run.dialect.closesBrowser(&h) {
 		run.answerClose(&h)
 		m.msg.Release()
 		hook()
@@ -29,14 +29,12 @@ func (run *relayRun) onClient(m readResult) {
 	case fsm.ConnConnected:
 		run.send(m.msg, &h)
 	default: // degraded or recovering
-		if h.HasID && h.Is("Browser.close") && run.likely {
+		if h.HasID && run.setup.answeredWhileGone(&h, run.likely) {
 			run.answerClose(&h)
 			m.msg.Release()
 			return
 		}
-		if isSubscription(&h) {
-			run.subscribed[string(h.Method)] = append([]byte(nil), m.msg.B...)
-		}
+		run.setup.queued(&h, m.msg.B)
 		run.queue = append(run.queue, m.msg)
 		if run.machine.Is(fsm.ConnDegraded) {
 			run.recover()
@@ -46,15 +44,13 @@ func (run *relayRun) onClient(m readResult) {
 
 // send forwards a client message to the browser.
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
-	if isSubscription(h) {
-		run.subscribed[string(h.Method)] = append(run.subscribed[string(h.Method)][:0], msg.B...)
-	}
+	watch := run.dialect.kept(h) && run.setup.sent(h, msg)
 	size := len(msg.B)
 	if run.trace {
 		traceFrame(run.log, toBrowser, h, int64(size))
 	}
 	if h.HasID {
-		run.inflight.add(h.ID, msg)
+		run.inflight.add(h.ID, msg, watch)
 	}
 	if err := run.link.conn.Write(msg.B, msg.Binary); err != nil {
 		if !h.HasID {
@@ -99,7 +95,9 @@ func (run *relayRun) onBrowser(m readResult) {
 		return
 	}
 	if h.HasID {
-		run.inflight.answered(h.ID)
+		if run.inflight.answered(h.ID) {
+			run.setup.answered(&h, m.msg.B)
+		}
 	} else {
 		run.noteEvent(&h, m.msg.B)
 	}
@@ -145,24 +143,27 @@ func (run *relayRun) lateNews(m readResult) {
 	}
 }
 
-// onNote takes an event the fast path already forwarded, for the books.
+// onNote takes an event or a watched answer the fast path already
+// forwarded, for the books.
 func (run *relayRun) onNote(m readResult) {
 	if m.link == run.link {
 		h, _ := transport.ScanHead(m.msg.B)
-		run.noteEvent(&h, m.msg.B)
+		if h.HasID {
+			run.setup.answered(&h, m.msg.B)
+		} else {
+			run.noteEvent(&h, m.msg.B)
+		}
 	}
 	m.msg.Release()
 }
 
 // noteEvent keeps what the relay needs of a browser event: weak signals
-// for the correlator, target changes for the book.
+// for the correlator, what the client knows for the setup.
 func (run *relayRun) noteEvent(h *transport.Head, msg []byte) {
 	if fsm.IsWeakSignal(h.Method) {
 		run.correlator.Weak(h.Method, msg)
 	}
-	if isBookEvent(h) {
-		run.book.note(h, msg)
-	}
+	run.setup.event(h, msg)
 }
 
 // forwardFailed ends the relay after a message could not reach the
@@ -193,7 +194,7 @@ func (run *relayRun) stream(m readResult) bool {
 		return true
 	}
 	if h.HasID {
-		run.inflight.answered(h.ID)
+		run.inflight.answered(h.ID) // a watched answer is small: never streamed
 	}
 	run.streamed = countingReader{r: m.rest}
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
@@ -211,13 +212,14 @@ func (run *relayRun) stream(m readResult) bool {
 	return false
 }
 
-// answerClose answers Browser.close itself: the browser is already gone.
+// answerClose answers a request that closes the browser (or a BiDi
+// session) itself: the browser is already gone.
 func (run *relayRun) answerClose(h *transport.Head) {
 	run.shortCircuit = true
-	msg := appendSession(fmt.Appendf(run.scratch[:0], `{"id":%d,"result":{}`, h.ID), h.SessionID)
+	msg := run.dialect.success(run.scratch[:0], h)
 	run.scratch = msg
-	run.log.Info().Int64("id", h.ID).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
-		Msg("answered Browser.close for a browser already gone")
+	run.log.Info().Int64("id", h.ID).Bytes("method", h.Method).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
+		Msg("answered a close for a browser already gone")
 	if err := run.r.spec.Client.Write(msg, false); err != nil {
 		run.close(websocket.CloseNormalClosure, "")
 	}

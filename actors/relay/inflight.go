@@ -20,10 +20,12 @@ type inflightTable struct {
 	sent uint64 // requests sent, to keep their order
 }
 
-// inflight is one request awaiting its answer.
+// inflight is one request awaiting its answer; watch: the actor reads
+// the answer.
 type inflight struct {
-	seq uint64
-	msg *transport.Message
+	seq   uint64
+	msg   *transport.Message
+	watch bool
 }
 
 func newInflightTable() *inflightTable {
@@ -32,19 +34,20 @@ func newInflightTable() *inflightTable {
 
 // add records msg as sent under id; the table owns it from now on. A
 // client that reuses an id gets the browser's answer to the later one.
-func (t *inflightTable) add(id int64, msg *transport.Message) {
+func (t *inflightTable) add(id int64, msg *transport.Message, watch bool) {
 	t.mu.Lock()
 	t.sent++
 	old, dup := t.reqs[id]
-	t.reqs[id] = inflight{seq: t.sent, msg: msg}
+	t.reqs[id] = inflight{seq: t.sent, msg: msg, watch: watch}
 	t.mu.Unlock()
 	if dup {
 		old.msg.Release()
 	}
 }
 
-// answered forgets the request id, which the browser answered.
-func (t *inflightTable) answered(id int64) {
+// answered forgets the request id, which the browser answered, and says
+// whether the actor watches its answer.
+func (t *inflightTable) answered(id int64) (watch bool) {
 	t.mu.Lock()
 	req, ok := t.reqs[id]
 	delete(t.reqs, id)
@@ -52,6 +55,7 @@ func (t *inflightTable) answered(id int64) {
 	if ok {
 		req.msg.Release()
 	}
+	return req.watch
 }
 
 // withdraw takes back msg, recorded under id by a write that failed: the

@@ -35,7 +35,7 @@ func (run *relayRun) browserLost(err error) {
 // sessions are gone, as the browser would have had it closed them: clients
 // drop their stale pages at once instead of failing on them later.
 func (run *relayRun) tellTargetsGone() {
-	for _, ev := range run.book.goneEvents() {
+	for _, ev := range run.setup.gone() {
 		if err := run.r.spec.Client.Write(ev, false); err != nil {
 			return
 		}
@@ -52,7 +52,7 @@ func (run *relayRun) requeueInflight() {
 	requeued := make([]*transport.Message, 0, len(reqs)+len(run.queue))
 	for _, msg := range reqs {
 		h, _ := transport.ScanHead(msg.B)
-		if h.Is("Browser.close") && len(h.SessionID) == 0 {
+		if run.dialect.closesBrowser(&h) {
 			run.answerClose(&h)
 			msg.Release()
 			continue

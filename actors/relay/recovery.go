@@ -75,48 +75,11 @@ func (run *relayRun) onDialed(d dialResult) {
 	run.useLink(d.link)
 	run.correlator.Reset()
 	run.bootstrap = "started"
-	run.replay = run.replay[:0]
-	for _, m := range subscriptionMethods {
-		if msg, ok := run.subscribed[m]; ok {
-			run.replay = append(run.replay, msg)
-		}
-	}
 	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
-	if _, own := run.subscribed["Target.setAutoAttach"]; own {
-		// The client's own auto-attach, with its filter, is the bootstrap: the
-		// relay's (no filter: Chromium then attaches pages directly, not
-		// through their tab) would attach the new browser's pages as the
-		// client never asked, and Puppeteer, which attaches pages through tab
-		// targets, would keep page targets with no tab. The subscriptions go
-		// in the order the client made them, as on a fresh connection
-		// (discovery, then auto-attach).
-		run.autoAttachID = 0
-		run.sendReplay()
-		return
+	run.sendOwn(run.setup.bootstrap(run.internalID))
+	if len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
+		run.flush() // nothing to set up
 	}
-	id := run.internalID()
-	run.autoAttachID = id
-	msg := fmt.Appendf(run.scratch[:0], `{"id":%d,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":true}}`, id)
-	run.scratch = msg
-	run.sendInternal(id, msg)
-}
-
-// sendReplay sends the client's subscriptions again, with internal ids; the
-// client's own Target.setAutoAttach among them stands for the bootstrap (its
-// refusal fails the recovery).
-func (run *relayRun) sendReplay() {
-	for _, sub := range run.replay {
-		sh, err := transport.ScanHead(sub)
-		if err != nil || !sh.HasID {
-			continue
-		}
-		id := run.internalID()
-		if sh.Is("Target.setAutoAttach") && run.autoAttachID == 0 {
-			run.autoAttachID = id
-		}
-		run.sendInternal(id, sh.WithID(nil, sub, id))
-	}
-	run.replay = run.replay[:0]
 }
 
 func (run *relayRun) internalID() int64 {
@@ -125,29 +88,30 @@ func (run *relayRun) internalID() int64 {
 	return id
 }
 
-func (run *relayRun) sendInternal(id int64, msg []byte) {
-	run.pending[id] = true
-	if err := run.link.conn.Write(msg, false); err != nil {
-		run.recoveryFailed(fmt.Errorf("the bootstrap could not be sent: %w", err))
+// sendOwn sends the relay's own requests; their answers go to
+// bootstrapAnswer.
+func (run *relayRun) sendOwn(reqs []ownRequest) {
+	for _, req := range reqs {
+		if run.link == nil {
+			return // a failed send ended this attempt
+		}
+		run.pending[req.id] = true
+		if err := run.link.conn.Write(req.msg, false); err != nil {
+			run.recoveryFailed(fmt.Errorf("the bootstrap could not be sent: %w", err))
+		}
 	}
 }
 
 // bootstrapAnswer swallows the answer to an internal request and moves the
-// bootstrap on: auto-attach first, then the client's subscriptions, then
-// the queue.
+// bootstrap on; the queue goes once nothing of it is pending.
 func (run *relayRun) bootstrapAnswer(h *transport.Head, msg *transport.Message) {
 	delete(run.pending, h.ID)
-	autoAttach := h.ID == run.autoAttachID
-	if h.HasError {
-		if autoAttach {
-			run.recoveryFailed(fmt.Errorf("the browser refused the bootstrap: %s", truncate(msg.B, 200)))
-			return
-		}
-		run.log.Warn().Str("answer", string(truncate(msg.B, 200))).Msg("a replayed subscription failed")
+	more, err := run.setup.bootstrapAnswer(h, msg.B, run.internalID)
+	if err != nil {
+		run.recoveryFailed(err)
+		return
 	}
-	if autoAttach {
-		run.sendReplay() // nothing left when the client's auto-attach was the bootstrap
-	}
+	run.sendOwn(more)
 	if len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
 		run.flush()
 	}

@@ -37,10 +37,10 @@ type relayRun struct {
 	link           *browserLink
 	lost           *browserLink // the link whose browser was lost: what it still delivers is late
 	queue          []*transport.Message
-	inflight       *inflightTable    // client requests the browser has not answered
-	subscribed     map[string][]byte // the client's last subscription request per method
+	inflight       *inflightTable // client requests the browser has not answered
+	dialect        dialect
+	setup          clientSetup // what the client set up on the browser
 	correlator     *fsm.Correlator
-	book           *targetBook    // the client's view of targets and sessions
 	likely         bool           // disconnectedLikely: a weak signal came shortly before the strong one
 	signals        string         // what was seen, for the logs
 	attempt        int            // recoveryAttempt
@@ -48,8 +48,6 @@ type relayRun struct {
 	bootstrap      string         // recoveryBootstrap
 	shortCircuit   bool           // a Browser.close was answered by the relay itself
 	pending        map[int64]bool // internal requests awaiting their answer
-	autoAttachID   int64          // the bootstrap's own request in this attempt
-	replay         [][]byte       // subscriptions still to replay in this bootstrap
 	nextID         int64
 	lostGen        int // generation of the browser whose connection was lost
 	bootstrapTimer *time.Timer
@@ -72,17 +70,17 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		dialed:         make(chan dialResult),
 		quit:           make(chan struct{}),
 		inflight:       newInflightTable(),
-		subscribed:     map[string][]byte{},
+		dialect:        r.dialect,
+		setup:          r.dialect.newSetup(r.log),
 		correlator:     fsm.NewCorrelator(nil),
-		book:           newTargetBook(),
 		pending:        map[int64]bool{},
-		nextID:         internalIDBase,
+		nextID:         r.dialect.firstOwnID(),
 		bootstrapTimer: time.NewTimer(time.Hour),
 	}
 	run.bootstrapTimer.Stop()
 	run.machine = fsm.NewConnectionMachine(run.logTransition)
 	run.fast = &fastPath{
-		inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
+		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
 		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil,
 	}
 	// On shutdown the client is closed even while the actor waits for a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -98,27 +97,99 @@ func TestKillNineOfTheCoordinatorLeavesNoFirefox(t *testing.T) {
 	waitClean(t, browser, s.cmd.Process.Pid, stateDir)
 }
 
-// kill -9 of Firefox under a connected BiDi client: the relay does not
-// survive it yet, so the client's socket closes at once (never a hang), and
-// the next connection launches a new Firefox.
-func TestFirefoxKilledUnderAClientClosesItAndTheNextConnectionRelaunches(t *testing.T) {
+// One Puppeteer Browser over BiDi survives kill -9 of Firefox, cycle after
+// cycle: its next request relaunches Firefox, the relay makes the client's
+// session again (session.new with its capabilities, its subscriptions) and
+// tells it its pages are gone; newPage and evaluate work on the same object.
+func TestPuppeteerOverBiDiSurvivesFirefoxKills(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	const cycles = 3
+	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
+	client := chrometest.StartLineScript(t, 4*time.Minute, "puppeteer_bidi_survive.mjs", bidiOf(s.endpoint), fmt.Sprint(cycles))
+	killed := map[int]bool{}
+	for text, ok := client.Next(); ok; text, ok = client.Next() {
+		var line struct {
+			Ready        int
+			OK           bool
+			Cycles       int
+			Disconnected bool
+		}
+		if err := json.Unmarshal([]byte(text), &line); err != nil {
+			t.Fatalf("unexpected output %q", text)
+		}
+		if line.OK {
+			if line.Cycles != cycles || line.Disconnected {
+				t.Fatalf("final line %s", text)
+			}
+			break
+		}
+		browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
+		if killed[browser] {
+			t.Fatalf("cycle %d: Firefox %d again, want a new one", line.Ready, browser)
+		}
+		killed[browser] = true
+		chrometest.KillPid(t, browser)
+		waitGone(t, browser)
+		client.Go()
+	}
+	if err := client.Wait(); err != nil {
+		t.Fatalf("puppeteer_bidi_survive: %v", err)
+	}
+	if len(killed) != cycles {
+		t.Fatalf("%d kills, want %d", len(killed), cycles)
+	}
+}
+
+// A raw BiDi client keeps its socket across kill -9 of Firefox: its next
+// command relaunches Firefox and is answered there, in the session the
+// relay made again; the subscription id it holds still unsubscribes.
+func TestBiDiClientKeepsItsSessionAcrossAFirefoxKill(t *testing.T) {
 	firefox := chrometest.Firefox(t)
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
-	client := dialBiDi(t, s.endpoint)
+	c := dialBiDi(t, s.endpoint)
+	call := func(id int, method string, params any) json.RawMessage {
+		t.Helper()
+		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		if err := c.WriteJSON(map[string]any{"id": id, "method": method, "params": params}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			var m struct {
+				ID      int
+				Type    string
+				Method  string
+				Result  json.RawMessage
+				Error   string
+				Message string
+			}
+			if err := c.ReadJSON(&m); err != nil {
+				t.Fatalf("%s: %v", method, err)
+			}
+			if m.Type == "event" {
+				continue
+			}
+			if m.ID != id || m.Type != "success" {
+				t.Fatalf("%s: %+v", method, m)
+			}
+			return m.Result
+		}
+	}
+	call(2, "session.new", map[string]any{"capabilities": map[string]any{}})
+	var sub struct{ Subscription string }
+	_ = json.Unmarshal(call(3, "session.subscribe", map[string]any{"events": []string{"browsingContext.contextCreated"}}), &sub)
+	if sub.Subscription == "" {
+		t.Fatal("no subscription id")
+	}
 	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
 	chrometest.KillPid(t, browser)
-	_ = client.SetReadDeadline(time.Now().Add(5 * time.Second))
-	_, _, err := client.ReadMessage()
-	var closed *websocket.CloseError
-	if !errors.As(err, &closed) {
-		t.Fatalf("client read after Firefox died: %v, want a close within 5 s", err)
-	}
-	t.Logf("client closed with %d %q", closed.Code, closed.Text)
 	waitGone(t, browser)
-	dialBiDi(t, s.endpoint)
+	// session.new again would fail if the relay had not made the session:
+	// getTree needs one.
+	call(4, "browsingContext.getTree", map[string]any{})
 	if again := onlyBrowser(t, s.cmd.Process.Pid, firefox); again == browser {
 		t.Fatalf("still pid %d", again)
 	}
+	call(5, "session.unsubscribe", map[string]any{"subscriptions": []string{sub.Subscription}})
 }
 
 func readJSONFile(t *testing.T, path string, v any) {
