@@ -137,6 +137,16 @@ func (s *bidiSetup) forget() {
 	clear(s.alias)
 }
 
+// farewell ends the client's session: Firefox keeps a session whose
+// socket closed, and holds one session at a time, so the next client's
+// session.new would fail ("Maximum number of active sessions").
+func (s *bidiSetup) farewell(id int64) []byte {
+	if s.session == nil {
+		return nil
+	}
+	return command(id, "session.end", nil)
+}
+
 func (s *bidiSetup) event(h *transport.Head, msg []byte) { s.contexts.note(h, msg) }
 
 // answeredWhileGone: closing the browser that is gone, or ending the

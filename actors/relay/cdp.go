@@ -91,6 +91,9 @@ func (*cdpSetup) answeredWhileGone(h *transport.Head, likely bool) bool {
 	return likely && cdp{}.closesBrowser(h)
 }
 
+// farewell: a CDP client's sessions end with its connection.
+func (*cdpSetup) farewell(int64) []byte { return nil }
+
 func (s *cdpSetup) gone() [][]byte { return s.book.goneEvents() }
 
 func (s *cdpSetup) bootstrap(next func() int64) []ownRequest {

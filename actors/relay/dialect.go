@@ -54,6 +54,9 @@ type clientSetup interface {
 	// bootstrapAnswer, which may send more. An error fails the recovery.
 	bootstrap(next func() int64) []ownRequest
 	bootstrapAnswer(h *transport.Head, msg []byte, next func() int64) ([]ownRequest, error)
+	// farewell is what to send the browser when the client leaves, for what
+	// it holds there and would outlive it; nil: nothing.
+	farewell(id int64) []byte
 }
 
 // ownRequest is a request of the relay's own, with its id.

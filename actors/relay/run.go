@@ -162,6 +162,9 @@ func (run *relayRun) close(code int, reason string) {
 		return
 	}
 	run.r.spec.Client.Close(code, reason)
+	if run.link != nil && run.machine.Is(fsm.ConnConnected) {
+		run.farewell()
+	}
 	if run.link != nil {
 		run.link.conn.Close(websocket.CloseNormalClosure, "")
 	}

@@ -275,3 +275,24 @@ func TestMCPNewFirefoxInstance(t *testing.T) {
 		t.Errorf("the default Chromium instance's ws %q, want %s", def.WS, wsOf(def.Endpoint))
 	}
 }
+
+// Firefox holds one BiDi session and keeps it after its socket closes: a
+// client that leaves without session.end (a crashed tool) would lock every
+// later client out. The relay ends the session it leaves behind.
+func TestALeavingBiDiClientsSessionIsEnded(t *testing.T) {
+	firefox := chrometest.Firefox(t)
+	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
+	for i := range 2 {
+		c := dialBiDi(t, s.endpoint)
+		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		if err := c.WriteJSON(map[string]any{"id": 2, "method": "session.new", "params": map[string]any{"capabilities": map[string]any{}}}); err != nil {
+			t.Fatal(err)
+		}
+		var reply struct{ Type, Message string }
+		if err := c.ReadJSON(&reply); err != nil || reply.Type != "success" {
+			t.Fatalf("client %d: session.new: %+v %v", i+1, reply, err)
+		}
+		c.UnderlyingConn().Close() // gone without session.end or a close frame
+		time.Sleep(200 * time.Millisecond)
+	}
+}
