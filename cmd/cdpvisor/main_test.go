@@ -52,6 +52,17 @@ type served struct {
 	done     chan error
 }
 
+// logged says whether serve's stderr has text within 5 s: the endpoint
+// line on stdout can come before stderr's lines were read.
+func (s *served) logged(text string) bool {
+	for end := time.Now().Add(5 * time.Second); !strings.Contains(s.stderr.String(), text); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			return false
+		}
+	}
+	return true
+}
+
 // startServe starts `cdpvisor serve` and waits for its endpoint line. The
 // process is ended (SIGTERM) at cleanup unless the test did it.
 func startServe(t *testing.T, env []string, args ...string) *served {

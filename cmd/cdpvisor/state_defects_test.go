@@ -140,7 +140,7 @@ func TestRestartedCoordinatorTakesOverTheKilledOnesPort(t *testing.T) {
 		if again.endpoint != first.endpoint {
 			t.Fatalf("launched=%v: the restarted coordinator serves %s, want the killed one's %s", launched, again.endpoint, first.endpoint)
 		}
-		if !strings.Contains(again.stderr.String(), "took over the port") {
+		if !again.logged("took over the port") {
 			t.Fatalf("the takeover was not logged: %s", again.stderr.String())
 		}
 		endpointAnswers(t, again.endpoint)
