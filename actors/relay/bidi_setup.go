@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -100,13 +101,11 @@ func (s *bidiSetup) removeHeld(k *bidiResource, c *bidiCommand) ([]byte, bool) {
 		return nil, false
 	}
 	if k.many {
-		params[k.removeBy], _ = json.Marshal(mapped)
+		params[k.removeBy] = encode(mapped)
 	} else {
-		params[k.removeBy], _ = json.Marshal(mapped[0])
+		params[k.removeBy] = encode(mapped[0])
 	}
-	c.Params, _ = json.Marshal(params)
-	out, err := json.Marshal(c)
-	return out, err == nil
+	return command(c.ID, c.Method, encode(params)), true
 }
 
 func (s *bidiSetup) answered(h *transport.Head, msg []byte) {
@@ -234,13 +233,22 @@ func (s *bidiSetup) bootstrapAnswer(h *transport.Head, msg []byte, next func() i
 	return nil, nil
 }
 
-// command encodes a BiDi command.
+// command encodes a BiDi command; params go as the client wrote them.
 func command(id int64, method string, params json.RawMessage) []byte {
 	if len(params) == 0 {
 		params = json.RawMessage("{}")
 	}
-	b, _ := json.Marshal(bidiCommand{ID: id, Method: method, Params: params})
-	return b
+	return fmt.Appendf(nil, `{"id":%d,"method":%s,"params":%s}`, id, encode(method), params)
+}
+
+// encode is JSON without json.Marshal's HTML escaping: what the client
+// wrote is passed on unchanged.
+func encode(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // resultMember is a string member of an answer's result.
