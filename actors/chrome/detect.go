@@ -364,6 +364,9 @@ func (e *NotFoundError) Error() string {
 	b.WriteString("; ")
 	if wantName != "" {
 		b.WriteString("install " + wantName)
+		if pkg := debianPackages[BrowserType(e.Want)]; pkg != "" && e.GOOS == "linux" {
+			b.WriteString(", e.g. on Debian/Ubuntu: apt-get install " + pkg)
+		}
 	} else {
 		b.WriteString(installHint(e.GOOS))
 	}
@@ -373,6 +376,9 @@ func (e *NotFoundError) Error() string {
 	b.WriteString("; or pass --browser /path/to/browser")
 	return b.String()
 }
+
+// debianPackages are the browsers Debian packages itself.
+var debianPackages = map[BrowserType]string{Chromium: "chromium", Firefox: "firefox-esr"}
 
 // installHint tells the user what to install on their OS.
 func installHint(goos string) string {
