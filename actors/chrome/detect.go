@@ -100,6 +100,7 @@ func Detect(sys System) []Browser {
 	var found []Browser
 	seenPath := map[string]bool{}
 	seenTarget := map[string]bool{} // type + resolved path
+	installs := firefoxInstalls{}
 	for _, c := range candidates(sys) {
 		p := c.Path
 		if c.viaPATH {
@@ -130,20 +131,8 @@ func Detect(sys System) []Browser {
 			}
 		}
 		b := Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source}
-		if c.Type == Firefox {
-			// Two launchers of one Firefox (Debian's /usr/bin/firefox script
-			// runs firefox-esr) are one install, listed once, under its
-			// real channel.
-			if build, ok := firefoxInstall(sys, p); ok {
-				ik := "install\x00" + pathKey(sys.GOOS, build.dir)
-				if seenTarget[ik] {
-					continue
-				}
-				seenTarget[ik] = true
-				if build.esr {
-					b.Channel, b.Name = ChannelESR, firefoxProductName(ChannelESR)
-				}
-			}
+		if c.Type == Firefox && installs.seen(sys, c, &b, found) {
+			continue
 		}
 		found = append(found, b)
 	}

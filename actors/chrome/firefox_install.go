@@ -149,3 +149,38 @@ func execProgram(args []string) string {
 	}
 	return strings.Trim(strings.TrimRight(args[0], ";"), `"'`)
 }
+
+// firefoxInstalls are the Firefox installs Detect found, by the directory
+// of their application.ini: two launchers of one Firefox (Debian's
+// /usr/bin/firefox script runs firefox-esr) are one install, listed once,
+// under its real channel.
+type firefoxInstalls map[string]firefoxListed
+
+type firefoxListed struct {
+	index int  // in Detect's list
+	named bool // its launcher's name says the install's channel
+}
+
+// seen reports whether b (of candidate c) is an install listed already.
+// A launcher whose name says the real channel (firefox-esr for an ESR)
+// replaces one whose name does not; a new install gets its real channel.
+func (in firefoxInstalls) seen(sys System, c candidate, b *Browser, found []Browser) bool {
+	build, ok := firefoxInstall(sys, b.Path)
+	if !ok {
+		return false
+	}
+	named := !build.esr || c.Channel == ChannelESR
+	if build.esr {
+		b.Channel, b.Name = ChannelESR, firefoxProductName(ChannelESR)
+	}
+	key := pathKey(sys.GOOS, build.dir)
+	if l, dup := in[key]; dup {
+		if named && !l.named {
+			found[l.index].Path, found[l.index].Source = b.Path, b.Source
+			in[key] = firefoxListed{index: l.index, named: true}
+		}
+		return true
+	}
+	in[key] = firefoxListed{index: len(found), named: named}
+	return false
+}

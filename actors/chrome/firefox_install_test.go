@@ -64,11 +64,17 @@ func TestDetectListsOneFirefoxInstallOnce(t *testing.T) {
 		m    fakeMachine
 		want []Browser
 	}{
-		{"debian's firefox script and firefox-esr symlink: one ESR", debian(),
-			[]Browser{chromium, ff("Firefox ESR", "/usr/bin/firefox", ChannelESR, SourceSystem)}},
+		{"debian's firefox script and firefox-esr symlink: one ESR, by the launcher that names it", debian(),
+			[]Browser{chromium, ff("Firefox ESR", "/usr/bin/firefox-esr", ChannelESR, SourceSystem)}},
+		{"a firefox script alone: ESR by the application.ini of what it runs", func() fakeMachine {
+			m := debian()
+			delete(m.links, "/usr/bin/firefox-esr")
+			m.text["/usr/bin/firefox"] = "#!/bin/sh\nexec /usr/lib/firefox-esr/firefox-esr \"$@\"\n"
+			return m
+		}(), []Browser{chromium, ff("Firefox ESR", "/usr/bin/firefox", ChannelESR, SourceSystem)}},
 		{"another install of the same version stays", other, []Browser{
 			chromium,
-			ff("Firefox ESR", "/usr/bin/firefox", ChannelESR, SourceSystem),
+			ff("Firefox ESR", "/usr/bin/firefox-esr", ChannelESR, SourceSystem),
 			ff("Firefox", "/opt/firefox/firefox", ChannelStable, SourceSystem),
 		}},
 		{"nix wrapper (exec -a) and a second name for it: one", nix,
