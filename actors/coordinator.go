@@ -93,7 +93,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	}
 	c.state = state.New(state.Spec{Dir: cfg.StateDir, Log: cfg.Log, State: state.File{
 		Port: c.def.Proxy.Port(), PID: os.Getpid(), PPID: os.Getppid(), StartedAt: time.Now().UTC(),
-		Version: cfg.Version, Endpoint: c.def.Proxy.Endpoint(), WS: c.def.Proxy.BrowserWS(),
+		Version: cfg.Version, Endpoint: c.def.Proxy.Endpoint(), WS: c.def.Proxy.BrowserWS(), Protocol: string(c.def.Protocol),
 		Instances: []state.Instance{c.def.stateRecord()},
 	}})
 	if err := c.state.Write(); err != nil {
@@ -156,7 +156,7 @@ func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener,
 	sup.Add(d)
 	sup.Add(b)
 	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Supervisor: sup, Created: time.Now()}, nil
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Supervisor: sup, Created: time.Now(), Protocol: launch.Browser.Protocol()}, nil
 }
 
 // Default is the default instance.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -23,7 +24,10 @@ type Instance struct {
 	Downloads  *downloads.Actor
 	Supervisor *suture.Supervisor
 	Created    time.Time
-	token      suture.ServiceToken // in the coordinator's tree, to remove it
+	// Protocol is what its endpoint serves, fixed at creation: CDP, or
+	// WebDriver BiDi for a Firefox instance.
+	Protocol chrome.Protocol
+	token    suture.ServiceToken // in the coordinator's tree, to remove it
 }
 
 // NewInstanceID returns inst_<unix-ms>_<6 random [a-z0-9]>.
@@ -45,5 +49,6 @@ func InstanceSupervisorSpec(hook suture.EventHook) suture.Spec {
 
 // stateRecord is the instance as the state files list it.
 func (i *Instance) stateRecord() state.Instance {
-	return state.Instance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS(), DownloadDir: i.Downloads.Dir()}
+	return state.Instance{ID: i.ID, Port: i.Proxy.Port(), Endpoint: i.Proxy.Endpoint(), WS: i.Proxy.BrowserWS(),
+		Protocol: string(i.Protocol), DownloadDir: i.Downloads.Dir()}
 }

@@ -45,6 +45,11 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		return nil, err
 	}
 	launch.UserDataDir = ""
+	if launch.Browser.Protocol() != c.cfg.Launch.Browser.Protocol() {
+		// --browser-arg values are flags of the coordinator's own browser
+		// family (Chromium's mean nothing to Firefox, and the reverse).
+		launch.ExtraArgs = nil
+	}
 	downloadDir := ""
 	if req.DownloadDir != "" {
 		if downloadDir, err = downloads.Resolve(req.DownloadDir); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -63,6 +64,11 @@ func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change brow
 	if err != nil {
 		return Relaunched{}, err
 	}
+	// An endpoint never changes protocol under its clients: Firefox on a
+	// CDP instance (or the reverse) is refused before anything stops.
+	if err := c.checkFamily(inst, change); err != nil {
+		return Relaunched{}, err
+	}
 	progress.say("launching the browser of " + inst.ID)
 	ep, err := inst.Browser.Launch(ctx, change)
 	if err != nil {
@@ -70,14 +76,22 @@ func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change brow
 	}
 	n := c.reconnectClients(ctx, inst, "the browser was switched")
 	progress.say(fmt.Sprintf("ready: %s, generation %d, pid %d", ep.Browser.Path, ep.Generation, ep.Pid))
-	return Relaunched{Endpoint: ep, Reconnected: n}, nil
+	return relaunched(inst, ep, n), nil
 }
 
-// Relaunched is a browser launched anew for a tool, and how many client
-// connections were closed with 1012 so they reconnect to it.
+// Relaunched is a browser launched anew for a tool, the stable endpoint
+// it is behind, and how many client connections were closed with 1012 so
+// they reconnect to it.
 type Relaunched struct {
 	browser.Endpoint
+	Stable      string          // the instance's endpoint, http://127.0.0.1:PORT
+	StableWS    string          // its stable websocket: /devtools/browser, or /session for BiDi
+	Protocol    chrome.Protocol // what the endpoint serves
 	Reconnected int
+}
+
+func relaunched(inst *Instance, ep browser.Endpoint, n int) Relaunched {
+	return Relaunched{Endpoint: ep, Stable: inst.Proxy.Endpoint(), StableWS: inst.Proxy.BrowserWS(), Protocol: inst.Protocol, Reconnected: n}
 }
 
 // StopBrowser stops an instance's browser; its clients are closed, and the
@@ -109,7 +123,7 @@ func (c *Coordinator) RestartBrowser(ctx context.Context, ref string, force bool
 	}
 	n := c.reconnectClients(ctx, inst, "the browser was restarted")
 	progress.say(fmt.Sprintf("ready: generation %d, pid %d", ep.Generation, ep.Pid))
-	return Relaunched{Endpoint: ep, Reconnected: n}, nil
+	return relaunched(inst, ep, n), nil
 }
 
 func (c *Coordinator) reconnectClients(ctx context.Context, inst *Instance, why string) int {

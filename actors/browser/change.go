@@ -46,7 +46,11 @@ func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOpti
 		}
 	}
 	if ch.Args != nil {
-		if err := chrome.CheckExtraArgs(ch.Args); err != nil {
+		check := chrome.CheckExtraArgs
+		if opts.Browser.Protocol() == chrome.ProtocolBiDi {
+			check = chrome.CheckFirefoxArgs // Firefox's flags, its own owned ones
+		}
+		if err := check(ch.Args); err != nil {
 			return opts, err
 		}
 		opts.ExtraArgs = ch.Args

@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -59,7 +60,11 @@ type System struct {
 	// EvalSymlinks, when set, lets Detect drop a second path of the same
 	// type that is a symlink to an already found file.
 	EvalSymlinks func(path string) (string, error)
-	HomeDir      string
+	// ReadFile reads a small file (a Firefox's application.ini, a launcher
+	// script): Detect tells two launchers of one Firefox apart by it, and
+	// ReadVersion reads Firefox's version without running it.
+	ReadFile func(path string) ([]byte, error)
+	HomeDir  string
 	// Root, when set, is prepended to the fixed system locations (/usr/bin,
 	// /opt, /Applications), as if the machine's file system started there:
 	// a test or a by-hand check hides the installed browsers with it.
@@ -77,6 +82,9 @@ func (sys System) withDefaults() System {
 	if sys.Glob == nil {
 		sys.Glob = func(string) ([]string, error) { return nil, nil }
 	}
+	if sys.ReadFile == nil {
+		sys.ReadFile = func(p string) ([]byte, error) { return nil, fs.ErrNotExist }
+	}
 	if sys.LookPath == nil {
 		sys.LookPath = func(name string) (string, error) {
 			return "", fmt.Errorf("look up %q: no PATH lookup available", name)
@@ -92,6 +100,7 @@ func Detect(sys System) []Browser {
 	var found []Browser
 	seenPath := map[string]bool{}
 	seenTarget := map[string]bool{} // type + resolved path
+	installs := firefoxInstalls{}
 	for _, c := range candidates(sys) {
 		p := c.Path
 		if c.viaPATH {
@@ -121,7 +130,11 @@ func Detect(sys System) []Browser {
 				seenTarget[tk] = true
 			}
 		}
-		found = append(found, Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source})
+		b := Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source}
+		if c.Type == Firefox && installs.seen(sys, c, &b, found) {
+			continue
+		}
+		found = append(found, b)
 	}
 	return found
 }

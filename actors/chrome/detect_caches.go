@@ -28,9 +28,10 @@ type cacheRoot struct {
 type cacheEntry struct {
 	dirGlob string // a browser's own directory, relative to the cache root
 	typ     BrowserType
-	name    string
+	name    string // "": the product name of typ and the channel
 	shell   bool
 	channel func(dirName string) string
+	exes    func(goos string) []string // the executables inside, per OS; nil: exeGlobs
 }
 
 func noChannel(string) string { return "" }
@@ -53,19 +54,20 @@ const (
 // <product>/<platform>-<build>/…; Playwright's as chromium-<revision>/….
 var cacheLayouts = map[string][]cacheEntry{
 	SourceCdpvisor: {
-		{ProductChrome + "/*", Chrome, cftName, false, channelPrefix},
-		{ProductChromium + "/*", Chromium, "Chromium", false, fixedChannel(ChannelSnapshot)},
-		{ProductHeadlessShell + "/*", Chrome, shellName, true, channelPrefix},
+		{ProductChrome + "/*", Chrome, cftName, false, channelPrefix, nil},
+		{ProductChromium + "/*", Chromium, "Chromium", false, fixedChannel(ChannelSnapshot), nil},
+		{ProductHeadlessShell + "/*", Chrome, shellName, true, channelPrefix, nil},
 	},
 	SourcePuppeteer: {
-		{ProductChrome + "/*", Chrome, cftName, false, noChannel},
-		{ProductChromium + "/*", Chromium, "Chromium", false, fixedChannel(ChannelSnapshot)},
-		{ProductHeadlessShell + "/*", Chrome, shellName, true, noChannel},
+		{ProductChrome + "/*", Chrome, cftName, false, noChannel, nil},
+		{ProductChromium + "/*", Chromium, "Chromium", false, fixedChannel(ChannelSnapshot), nil},
+		{ProductHeadlessShell + "/*", Chrome, shellName, true, noChannel, nil},
+		{productFirefox + "/*", Firefox, "", false, puppeteerFirefoxChannel, puppeteerFirefoxExes},
 	},
 	SourcePlaywright: {
-		{"chromium-[0-9]*", Chromium, "Chromium", false, noChannel},
-		{"chromium-tip-of-tree-[0-9]*", Chromium, "Chromium", false, fixedChannel(ChannelSnapshot)},
-		{"chromium_headless_shell-[0-9]*", Chromium, shellName, true, noChannel},
+		{"chromium-[0-9]*", Chromium, "Chromium", false, noChannel, nil},
+		{"chromium-tip-of-tree-[0-9]*", Chromium, "Chromium", false, fixedChannel(ChannelSnapshot), nil},
+		{"chromium_headless_shell-[0-9]*", Chromium, shellName, true, noChannel, nil},
 	},
 }
 
@@ -159,8 +161,12 @@ func cacheCandidates(sys System) []candidate {
 			sort.SliceStable(dirs, func(i, j int) bool {
 				return compareVersions(buildOf(sys.GOOS, dirs[i]), buildOf(sys.GOOS, dirs[j])) > 0
 			})
+			globs := exeGlobs(sys.GOOS, e.shell)
+			if e.exes != nil {
+				globs = e.exes(sys.GOOS)
+			}
 			for _, dir := range dirs {
-				for _, g := range exeGlobs(sys.GOOS, e.shell) {
+				for _, g := range globs {
 					exes, _ := sys.Glob(joinOS(sys.GOOS, dir, g))
 					sort.Strings(exes)
 					for _, exe := range exes {
@@ -177,10 +183,12 @@ func cacheCandidates(sys System) []candidate {
 }
 
 // buildOf is the version or revision at the end of a cache directory's name:
-// "stable-131.0.6778.85", "linux-131.0.6778.85", "chromium-1148".
+// "stable-131.0.6778.85", "linux-131.0.6778.85", "chromium-1148",
+// "linux-stable_129.0" (Puppeteer's Firefox builds name their channel).
 func buildOf(goos, dir string) string {
 	name := baseName(goos, dir)
-	return name[strings.LastIndex(name, "-")+1:]
+	name = name[strings.LastIndex(name, "-")+1:]
+	return name[strings.LastIndex(name, "_")+1:]
 }
 
 // joinOS joins path elements with the target OS's separator.

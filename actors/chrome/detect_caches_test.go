@@ -103,6 +103,7 @@ func TestDetectChannelsAndCaches(t *testing.T) {
 				b("Chromium", Chromium, pptr+"/chromium/linux-1083080/chrome-linux/chrome", ChannelSnapshot, SourcePuppeteer),
 				b(shellName, Chromium, pw+"/chromium_headless_shell-1200/chrome-headless-shell-linux64/chrome-headless-shell", "", SourcePlaywright),
 				b(shellName, Chromium, pw+"/chromium_headless_shell-1148/chrome-linux/headless_shell", "", SourcePlaywright),
+				b("Firefox", Firefox, pptr+"/firefox/linux-stable_133.0/firefox/firefox", ChannelStable, SourcePuppeteer),
 			},
 		},
 		{

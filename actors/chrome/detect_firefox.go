@@ -49,6 +49,8 @@ func firefoxProductName(channel string) string {
 	switch channel {
 	case ChannelESR:
 		return "Firefox ESR"
+	case ChannelBeta:
+		return "Firefox Beta"
 	case ChannelDevEd:
 		return "Firefox Developer Edition"
 	case ChannelNightly:

@@ -2,6 +2,7 @@ package chrome
 
 import (
 	"errors"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -18,6 +19,7 @@ type fakeMachine struct {
 	env   map[string]string // environment
 	path  map[string]string // command name -> LookPath result
 	links map[string]string // path -> symlink target
+	text  map[string]string // path -> content, for ReadFile (application.ini, launcher scripts)
 	home  string
 	root  string // System.Root
 }
@@ -84,6 +86,17 @@ func fakeSystem(m fakeMachine) System {
 				return t, nil
 			}
 			return p, nil
+		},
+		ReadFile: func(p string) ([]byte, error) {
+			if t, ok := m.links[p]; ok {
+				p = t
+			}
+			for k, v := range m.text {
+				if pathKey(m.goos, k) == pathKey(m.goos, p) {
+					return []byte(v), nil
+				}
+			}
+			return nil, fs.ErrNotExist
 		},
 		HomeDir: m.home,
 		Root:    m.root,

@@ -1,6 +1,8 @@
 package chrome
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,8 +25,26 @@ func HostSystem() System {
 		Glob:         filepath.Glob,
 		LookPath:     exec.LookPath,
 		EvalSymlinks: filepath.EvalSymlinks,
+		ReadFile:     readSmallFile,
 		HomeDir:      home,
 	}
+}
+
+// maxSmallFile caps what detection reads of one file: application.ini and
+// launcher scripts are far smaller; a browser binary is not read whole.
+const maxSmallFile = 64 << 10
+
+// readSmallFile reads up to maxSmallFile bytes of a regular file.
+func readSmallFile(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("read %s: not a regular file", p)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSmallFile))
 }
 
 // isExecutableFile reports whether p (after following symlinks) is a regular

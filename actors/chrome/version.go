@@ -26,12 +26,21 @@ var versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+){1,3}(?:esr|[ab]\d+)?\b`)
 // installers put next to the executable.
 var windowsVersionDir = regexp.MustCompile(`^\d+\.\d+\.\d+\.\d+$`)
 
-// ReadVersion returns b's version without opening a browser window. On
+// ReadVersion returns b's version without opening a browser window. A
+// Firefox's is in the application.ini of its install, on every OS. On
 // Windows, where "chrome.exe --version" opens a window, it reads the
 // versioned directory next to the executable; elsewhere it runs
 // "<path> --version".
 func ReadVersion(ctx context.Context, sys System, b Browser) (string, error) {
 	sys = sys.withDefaults()
+	if b.Type == Firefox {
+		if build, ok := firefoxInstall(sys, b.Path); ok {
+			return build.version, nil
+		}
+		if sys.GOOS == "windows" {
+			return "", fmt.Errorf("read version of %s: no application.ini beside it", b.Path)
+		}
+	}
 	if sys.GOOS == "windows" {
 		return readWindowsVersion(sys, b.Path)
 	}

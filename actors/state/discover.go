@@ -36,6 +36,9 @@ type Target struct {
 	Port     int
 	Endpoint string
 	WS       string
+	// Protocol is what the endpoint serves: CDP, or WebDriver BiDi (a
+	// Firefox instance, whose WS is its BiDi socket).
+	Protocol chrome.Protocol
 }
 
 // scanReport is what one pass over the state files saw, for the failure message.
@@ -183,11 +186,12 @@ func scanCoordinators(ctx context.Context, o DiscoverOptions) (Target, scanRepor
 			}
 			continue
 		}
-		t := Target{Path: p, State: s, Port: s.Port, Endpoint: s.Endpoint, WS: s.WS}
+		t := Target{Path: p, State: s, Port: s.Port, Endpoint: s.Endpoint, WS: s.WS, Protocol: ProtocolOf(s.Protocol, s.WS)}
 		c := &candidate{target: t}
 		if o.Instance != "" {
 			if inst, ok := findInstance(s, o.Instance); ok {
 				c.target.Instance, c.target.Port, c.target.Endpoint, c.target.WS = inst.ID, inst.Port, inst.Endpoint, inst.WS
+				c.target.Protocol = ProtocolOf(inst.Protocol, inst.WS)
 			} else {
 				o.Log.Debug().Str("path", p).Str("instance", o.Instance).Msg("coordinator lacks the instance")
 				c.lacks = true // still checked: if it lives, its instances are named in the error

@@ -24,6 +24,9 @@ type File struct {
 	Version   string    `json:"version"`
 	Endpoint  string    `json:"endpoint"`
 	WS        string    `json:"ws"`
+	// Protocol is what the default endpoint serves: "cdp", or "bidi" for
+	// Firefox (see Instance.Protocol).
+	Protocol string `json:"protocol,omitempty"`
 	// Instances lists every instance's endpoint, the default one first.
 	Instances []Instance `json:"instances,omitempty"`
 }
@@ -34,6 +37,10 @@ type Instance struct {
 	Port     int    `json:"port"`
 	Endpoint string `json:"endpoint"`
 	WS       string `json:"ws"`
+	// Protocol is what the endpoint serves: "cdp", or "bidi" for a
+	// Firefox instance (its WS is then the BiDi socket, /session). Older
+	// coordinators left it out: ProtocolOf tells from WS.
+	Protocol string `json:"protocol,omitempty"`
 	// DownloadDir is where its downloads land.
 	DownloadDir string `json:"download_dir,omitempty"`
 }

@@ -244,16 +244,19 @@ func TestServeRefusesFirefoxProfileArgs(t *testing.T) {
 // /session, and closing it ends Firefox.
 func TestMCPNewFirefoxInstance(t *testing.T) {
 	firefox := chrometest.Firefox(t)
-	h := newMCPHarness(t)
+	h := newMCPHarness(t, "--fake-marker=chromium-only") // the coordinator's --browser-arg
 	text, listed := h.call("coordinator_list_browsers", nil, false)
 	raw, _ := json.Marshal(listed["browsers"])
 	if !strings.Contains(string(raw), `"path":"`+firefox+`"`) || !strings.Contains(string(raw), `"protocol":"bidi"`) || !strings.Contains(text, "(firefox, bidi)") {
 		t.Errorf("coordinator_list_browsers does not list %s as bidi: %s\n%s", firefox, text, raw)
 	}
-	_, created := h.call("browser_instance", map[string]any{"action": "new", "browser": firefox}, false)
+	text, created := h.call("browser_instance", map[string]any{"action": "new", "browser": firefox}, false)
 	endpoint, _ := created["endpoint"].(string)
-	if ws, _ := created["ws"].(string); ws != bidiOf(endpoint) {
-		t.Fatalf("new Firefox instance: %v; want ws %s", created, bidiOf(endpoint))
+	if ws, _ := created["ws"].(string); ws != bidiOf(endpoint) || created["bidi_endpoint"] != ws || created["protocol"] != "bidi" {
+		t.Fatalf("new Firefox instance: %v; want ws and bidi_endpoint %s, protocol bidi", created, bidiOf(endpoint))
+	}
+	if !strings.Contains(text, "serves WebDriver BiDi (not CDP): connect a BiDi client to "+bidiOf(endpoint)) {
+		t.Errorf("browser_instance new says %q, not where a BiDi client connects", text)
 	}
 	dialBiDi(t, endpoint).Close()
 	found, err := chrome.BrowsersUnder(os.TempDir())
@@ -264,6 +267,9 @@ func TestMCPNewFirefoxInstance(t *testing.T) {
 	for _, p := range found {
 		if strings.Contains(p.Exe, "firefox") {
 			ff = append(ff, p.Pid)
+			if strings.Contains(strings.Join(p.Args, " "), "fake-marker") {
+				t.Errorf("Firefox got the coordinator's Chromium --browser-arg: %q", p.Args)
+			}
 		}
 	}
 	if len(ff) != 1 {

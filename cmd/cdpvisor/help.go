@@ -91,16 +91,20 @@ var docs = map[string]commandDoc{
 			logFlags,
 		},
 		sections: []section{
-			{"Placeholders in CMD ARGS…", "{cdp_endpoint}  http://127.0.0.1:PORT, the stable endpoint (for --browserUrl, --cdp-endpoint)\n" +
-				"{cdp_port}      PORT\n" +
-				"{cdp_ws}        ws://127.0.0.1:PORT/devtools/browser, the browser websocket that survives restarts"},
-			{"Environment of the child", "CDP_ENDPOINT, CDP_PORT and CDP_WS, with the same values"},
+			{"Placeholders in CMD ARGS…", "{cdp_endpoint}   http://127.0.0.1:PORT, the stable endpoint (for --browserUrl, --cdp-endpoint)\n" +
+				"{cdp_port}       PORT\n" +
+				"{cdp_ws}         ws://127.0.0.1:PORT/devtools/browser, the browser websocket that survives restarts\n" +
+				"{bidi_endpoint}  ws://127.0.0.1:PORT/session, the WebDriver BiDi socket of an instance that runs Firefox\n" +
+				"The CDP ones are empty when the instance runs Firefox, {bidi_endpoint} when it runs a Chromium-family\n" +
+				"browser; wrap warns on stderr when the command uses one that is empty."},
+			{"Environment of the child", "CDP_ENDPOINT, CDP_PORT, CDP_WS and BIDI_ENDPOINT, with the same values (set, empty or not)"},
 		},
 		examples: []string{
 			"cdpvisor wrap -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
 			"cdpvisor wrap -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_a1b2c3 -- node my-mcp.js --port {cdp_port}",
 			"cdpvisor wrap --standalone -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
+			"cdpvisor wrap --instance inst_1732350000000_f4e5d6 -- node my-bidi-client.js {bidi_endpoint}",
 		},
 	},
 	"browsers": {

@@ -62,6 +62,9 @@ var rewrites = []struct {
 	{regexp.MustCompile(`--([^=\s]+)(=.*?)? is cdpvisor's to set: `), `the browser switch "$1" in args is cdpvisor's to set: `},
 	{regexp.MustCompile(`give the profile with cdpvisor's own --user-data-dir \(user_data_dir in MCP\)`), "pass the profile as user_data_dir instead"},
 	{regexp.MustCompile(`clients connect to the stable endpoint \(--port\)`), "clients connect to the stable endpoint (see coordinator_status)"},
+	// actors.ErrFamilySwitch on the default instance.
+	{regexp.MustCompile(`start the coordinator with --browser ([A-Za-z0-9_-]+)`),
+		"have your MCP host start the coordinator with CDPVISOR_BROWSER=$1 in its environment"},
 	// chrome.NotFoundError and LaunchError advice.
 	{regexp.MustCompile(`use --browser ([A-Za-z0-9_-]+)`), `pass browser: "$1"`},
 	{regexp.MustCompile(`or pass --browser /path/to/browser`), "or pass browser: the path of a browser executable"},

@@ -68,21 +68,25 @@ var instanceParam = param{name: "instance", want: refWant, schema: refSchema(
 var toolDefs = append([]toolDef{{
 	name: "coordinator_list_browsers", title: "List installed browsers",
 	description: "List the browsers installed on this machine (Chrome, Edge, Chromium, Brave; Firefox too) with their " +
-		"type, protocol (cdp, or bidi for Firefox), version and path; pass a cdp one as browser to coordinator_launch_browser " +
-		"or browser_instance new.",
+		"type, protocol (cdp, or bidi for Firefox), version and path; pass one as browser to browser_instance new, or to " +
+		"coordinator_launch_browser for an instance of the same protocol.",
 	readOnly: true, idempotent: true,
 }, {
 	name: "coordinator_status", title: "Coordinator status",
-	description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable CDP " +
-		"endpoint, port, connected clients, download dir, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
+	description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable " +
+		"endpoint (CDP; WebDriver BiDi at /session for a Firefox instance), port, connected clients, download dir, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
 	readOnly: true, idempotent: true,
 }, {
 	name: "coordinator_launch_browser", title: "Launch or switch the browser",
 	description: "Launch an instance's browser now, or switch it to another browser or options. The endpoint stays the same; " +
-		"connected clients are asked to reconnect (close code 1012). Arguments left out keep the browser's current options.",
+		"connected clients are asked to reconnect (close code 1012). Arguments left out keep the browser's current options. " +
+		"An endpoint keeps its protocol: a Chromium-family instance (CDP) switches among chrome, edge, chromium and brave, " +
+		"a Firefox instance (WebDriver BiDi) among Firefox builds; for the other family create an instance with browser_instance new. " +
+		"The answer gives the endpoint, its ws, its protocol (cdp or bidi) and, for Firefox, bidi_endpoint.",
 	params: []param{
-		{name: "browser", want: "a string: chrome, edge, chromium, brave, or a path", schema: map[string]any{"type": "string",
-			"description": "chrome, edge, chromium, brave, or a path to the browser executable (coordinator_list_browsers shows what is installed). Leave out to keep the current browser."}},
+		{name: "browser", want: "a string: chrome, edge, chromium, brave, firefox, or a path", schema: map[string]any{"type": "string",
+			"description": "chrome, edge, chromium, brave, firefox, or a path to the browser executable (coordinator_list_browsers shows what is installed), " +
+				"of the instance's own protocol: firefox only on a Firefox instance. Leave out to keep the current browser."}},
 		{name: "headless", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
 			"description": "true: no window; false: a visible window. Leave out to keep the current mode."}},
 		{name: "user_data_dir", want: "a string: a profile directory, or \"\" for a temporary profile", schema: map[string]any{"type": "string",
@@ -119,7 +123,8 @@ var toolDefs = append([]toolDef{{
 			`as a string or a number (e.g. "inst_…", 9333 or "9333").`)},
 		{name: "browser", want: "a string: chrome, edge, chromium, brave, firefox, or a path", schema: map[string]any{"type": "string",
 			"description": "For new: chrome, edge, chromium, brave, firefox, or a path to the browser executable. Default: the coordinator's browser. " +
-				"A firefox instance serves WebDriver BiDi, not CDP: its ws is the endpoint's /session."}},
+				"A firefox instance serves WebDriver BiDi, not CDP: its ws (and bidi_endpoint in the answer) is the endpoint's /session, " +
+				"and it gets none of the coordinator's extra Chromium switches."}},
 		{name: "headless", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
 			"description": "For new: true for no window, false for a visible one. Default: as the coordinator is configured."}},
 		{name: "port", want: "an integer from 1 to 65535", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 65535,
@@ -270,10 +275,12 @@ func (t tools) launch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	ep, err := t.c.LaunchBrowser(ctx, ref, browser.Change{
 		Browser: args.Browser, Headless: args.Headless, UserDataDir: args.UserDataDir, Args: args.Args,
 	}, progressOf(ctx, req))
-	if errors.Is(err, actors.ErrUnknownInstance) {
+	switch {
+	case errors.Is(err, actors.ErrUnknownInstance):
 		return refError(tool, "instance", err)
-	}
-	if err != nil {
+	case errors.Is(err, actors.ErrFamilySwitch):
+		return toolError(tool, err) // nothing was launched or stopped
+	case err != nil:
 		return toolErrorf(tool, "launch failed: %w", err)
 	}
 	return endpointResult(ep, "launched")
@@ -326,7 +333,9 @@ func endpointResult(r actors.Relaunched, did string) (*mcp.CallToolResult, error
 		"user_data_dir": ep.UserDataDir, "temporary_profile": ep.TempProfile, "headless": ep.Headless,
 		"reconnected_clients": r.Reconnected,
 	}
-	text := fmt.Sprintf("%s %s %s (pid %d, generation %d) for %s", did, ep.Browser.Name, ep.Browser.Version, ep.Pid, ep.Generation, ep.Instance)
+	addEndpoint(data, r.Stable, r.StableWS, r.Protocol)
+	text := fmt.Sprintf("%s %s %s (pid %d, generation %d) for %s; %s", did, ep.Browser.Name, ep.Browser.Version, ep.Pid, ep.Generation, ep.Instance,
+		servesText(r.Stable, r.StableWS, r.Protocol))
 	switch r.Reconnected {
 	case 0:
 	case 1:
@@ -448,10 +457,10 @@ func (t tools) newInstance(ctx context.Context, tool string, b *string, headless
 	default:
 		return toolError(tool, err)
 	}
-	data := map[string]any{"id": inst.ID, "endpoint": inst.Proxy.Endpoint(), "port": inst.Proxy.Port(), "ws": inst.Proxy.BrowserWS(),
-		"download_dir": inst.Downloads.Dir()}
-	return result(data, fmt.Sprintf("created %s with endpoint %s (its browser starts on the first request; downloads land in %s)",
-		inst.ID, inst.Proxy.Endpoint(), inst.Downloads.Dir()))
+	data := map[string]any{"id": inst.ID, "port": inst.Proxy.Port(), "download_dir": inst.Downloads.Dir()}
+	addEndpoint(data, inst.Proxy.Endpoint(), inst.Proxy.BrowserWS(), inst.Protocol)
+	return result(data, fmt.Sprintf("created %s; %s (its browser starts on the first request; downloads land in %s)",
+		inst.ID, servesText(inst.Proxy.Endpoint(), inst.Proxy.BrowserWS(), inst.Protocol), inst.Downloads.Dir()))
 }
 
 // progressOf sends MCP progress notifications when the client asked for

@@ -34,12 +34,12 @@ type supervisorFlags struct {
 
 func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.port, "port", 0, "port of the stable endpoint on 127.0.0.1 (0 = any free port)")
-	fs.StringVar(&f.browser, "browser", "", "chrome, edge, chromium, brave, or a path to the executable (default: the first detected, see 'cdpvisor browsers')")
+	fs.StringVar(&f.browser, "browser", "", "chrome, edge, chromium, brave, firefox (served over WebDriver BiDi at /session), or a path to the executable (default: the first Chromium-family one detected, see 'cdpvisor browsers')")
 	fs.BoolVar(&f.headless, "headless", false, "run the browser headless (the default)")
 	fs.BoolVar(&f.headed, "headed", false, "run the browser with a window")
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
 	fs.StringVar(&f.downloadDir, "download-dir", "", "where downloads land, each instance's in a folder named by its id (created 0700 when missing; never inside the profile, so downloads outlive restarts)")
-	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable; in the env var one per line, or quoted as a shell would). Not --user-data-dir, --remote-debugging-*: cdpvisor owns those")
+	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable; in the env var one per line, or quoted as a shell would). Not --user-data-dir, --remote-debugging-* (Firefox: -profile, --remote-debugging-port): cdpvisor owns those. Instances of the other family (a Firefox instance of a Chromium coordinator, or the reverse) do not get them")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
 	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files, private to you: created 0700, refused if another user owns it or others may write to it")
 	fs.DurationVar(&f.launchTimeout, "launch-timeout", chrome.ReadyTimeout, "how long a launch may take to be ready (the DevTools line, then /json/version answering); a failed launch is retried with backoff")

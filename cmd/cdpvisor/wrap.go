@@ -10,8 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -130,7 +128,7 @@ func wrap(args []string, stdout, stderr io.Writer) error {
 		return runStandalone(&f, command, sigs, stdout, stderr)
 	}
 	log.Debug().Str("state", target.Path).Int("pid", target.State.PID).Str("endpoint", target.Endpoint).
-		Str("instance", target.Instance).Msg("using a running coordinator")
+		Str("instance", target.Instance).Str("protocol", string(target.Protocol)).Msg("using a running coordinator")
 	code, err := runChild(command, target, sigs, stdout, stderr, log)
 	if err != nil {
 		return err
@@ -184,7 +182,7 @@ func runStandalone(f *wrapFlags, command []string, sigs <-chan os.Signal, stdout
 	runDone := make(chan error, 1)
 	go func() { runDone <- c.Run(ctx) }()
 	inst := c.Default()
-	target := state.Target{Path: c.StatePath(), Port: inst.Proxy.Port(), Endpoint: inst.Proxy.Endpoint(), WS: inst.Proxy.BrowserWS()}
+	target := state.Target{Path: c.StatePath(), Port: inst.Proxy.Port(), Endpoint: inst.Proxy.Endpoint(), WS: inst.Proxy.BrowserWS(), Protocol: inst.Protocol}
 	cfg.Log.Info().Str("endpoint", target.Endpoint).Str("browser", cfg.Launch.Browser.Path).
 		Msg("standalone coordinator for this command; the browser starts on the first request")
 	code, childErr := runChild(command, target, sigs, stdout, stderr, cfg.Log)
@@ -199,23 +197,15 @@ func runStandalone(f *wrapFlags, command []string, sigs <-chan os.Signal, stdout
 	return exitCode(code)
 }
 
-// substitute replaces the placeholders in every argument.
-func substitute(command []string, t state.Target) []string {
-	r := strings.NewReplacer("{cdp_port}", strconv.Itoa(t.Port), "{cdp_endpoint}", t.Endpoint, "{cdp_ws}", t.WS)
-	out := make([]string, len(command))
-	for i, a := range command {
-		out[i] = r.Replace(a)
-	}
-	return out
-}
-
-// runChild runs the command with wrap's stdio, the CDP_* variables and the
-// signals passed on, and returns its exit code (128+N when signal N ended it).
+// runChild runs the command with wrap's stdio, the CDP_* and BIDI_*
+// variables and the signals passed on, and returns its exit code (128+N
+// when signal N ended it).
 func runChild(command []string, t state.Target, sigs <-chan os.Signal, stdout, stderr io.Writer, log zerolog.Logger) (int, error) {
+	warnProtocolMismatch(command, t, log)
 	argv := substitute(command, t)
+	_, env := placeholderValues(t)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(),
-		"CDP_PORT="+strconv.Itoa(t.Port), "CDP_ENDPOINT="+t.Endpoint, "CDP_WS="+t.WS)
+	cmd.Env = append(os.Environ(), env...)
 	// *os.File values pass straight through as the child's fds 0-2: it
 	// speaks MCP on them.
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr

@@ -1,0 +1,36 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+)
+
+// Extra args are checked against the flags the browser's own family
+// reserves: Firefox's -profile, Chromium's --user-data-dir.
+func TestChangeChecksArgsOfTheBrowsersFamily(t *testing.T) {
+	firefox := chrome.LaunchOptions{Browser: chrome.Browser{Type: chrome.Firefox, Path: "/usr/bin/firefox-esr"}}
+	chromium := chrome.LaunchOptions{Browser: chrome.Browser{Type: chrome.Chromium, Path: "/usr/bin/chromium"}}
+	for _, c := range []struct {
+		name string
+		opts chrome.LaunchOptions
+		args []string
+		err  string
+	}{
+		{"firefox -profile", firefox, []string{"-profile", "/tmp/p"}, "-profile is cdpvisor's to set"},
+		{"firefox --kiosk", firefox, []string{"--kiosk"}, ""},
+		{"chromium -profile is no flag of its", chromium, []string{"-profile"}, ""},
+		{"chromium --user-data-dir", chromium, []string{"--user-data-dir=/tmp/p"}, "--user-data-dir=/tmp/p is cdpvisor's to set"},
+	} {
+		got, err := Change{Args: c.args}.Apply(c.opts, nil)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.err == "" && strings.Join(got.ExtraArgs, " ") != strings.Join(c.args, " "):
+			t.Errorf("%s: args %q, want %q", c.name, got.ExtraArgs, c.args)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.err)
+		}
+	}
+}

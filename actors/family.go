@@ -1,0 +1,50 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+)
+
+// ErrFamilySwitch refuses to switch an instance to a browser of the other
+// protocol: an endpoint keeps the protocol it was made with, since the
+// clients and wrapped servers holding its URLs speak that one.
+var ErrFamilySwitch = errors.New("an endpoint keeps its protocol")
+
+// checkFamily refuses a change to a browser whose protocol is not the
+// instance's, saying how to get one: an instance of its own.
+func (c *Coordinator) checkFamily(inst *Instance, change browser.Change) error {
+	if change.Browser == nil || strings.TrimSpace(*change.Browser) == "" {
+		return nil // "": the instance's launcher picks a browser of its family
+	}
+	b, err := browser.AnyFamily().Resolve(*change.Browser)
+	if err != nil {
+		return err
+	}
+	if b.Protocol() == inst.Protocol {
+		return nil
+	}
+	serves := fmt.Sprintf("CDP (a Chromium-family browser) at %s", inst.Proxy.Endpoint())
+	speaks, other := "WebDriver BiDi", "serves BiDi at ws://127.0.0.1:PORT"+proxy.BiDiPath
+	if inst.Protocol == chrome.ProtocolBiDi {
+		serves = fmt.Sprintf("WebDriver BiDi (Firefox) at %s", inst.Proxy.BrowserWS())
+		speaks, other = "CDP", "serves CDP at http://127.0.0.1:PORT"
+	}
+	msg := fmt.Sprintf("%v: instance %s serves %s, and %s (%s) speaks %s; the clients and wrapped servers given this endpoint "+
+		"would break. Create an instance of its own with browser_instance {\"action\": \"new\", \"browser\": %q} (it %s)",
+		ErrFamilySwitch, inst.ID, serves, b.Name, b.Path, speaks, *change.Browser, other)
+	if inst == c.def {
+		msg += fmt.Sprintf(", or start the coordinator with --browser %s to make that the default instance's browser", b.Type)
+	}
+	return &familyError{msg: msg}
+}
+
+// familyError is ErrFamilySwitch with what to do instead.
+type familyError struct{ msg string }
+
+func (e *familyError) Error() string        { return e.msg }
+func (e *familyError) Is(target error) bool { return target == ErrFamilySwitch }

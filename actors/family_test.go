@@ -1,0 +1,147 @@
+package actors
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/state"
+)
+
+// argsRecorder is a stand-in browser named name (its name gives its
+// family): it writes its arguments to a file and exits, so a launch fails
+// but shows what it was given.
+func argsRecorder(t *testing.T, name string) (exe, argsFile string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("uses shell scripts")
+	}
+	dir := t.TempDir()
+	exe, argsFile = filepath.Join(dir, name), filepath.Join(dir, "args")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + argsFile + "'\nexit 3\n"
+	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return exe, argsFile
+}
+
+// launchArgs makes inst's browser try to start and returns what it was given.
+func launchArgs(t *testing.T, inst *Instance, argsFile string) []string {
+	t.Helper()
+	if _, err := inst.Browser.EnsureRunning(actortest.Context(t)); err == nil {
+		t.Fatal("the recorder started")
+	}
+	data, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatalf("the browser was not run: %v", err)
+	}
+	return strings.Fields(string(data))
+}
+
+// --browser-arg values are the coordinator's browser family's flags: an
+// instance of the other family gets none of them; one of the same family
+// gets them all.
+func TestNewInstanceTakesBrowserArgsOfItsOwnFamilyOnly(t *testing.T) {
+	firefox, firefoxArgs := argsRecorder(t, "firefox")
+	chromium, chromiumArgs := argsRecorder(t, "chromium")
+	launch := actortest.FakeLaunch(t, "--lang=de", "--window-size=800,600")
+	launch.ReadyTimeout = time.Second
+	c := runCoordinator(t, CoordinatorConfig{Launch: launch})
+	ctx := actortest.Context(t)
+
+	ff, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &firefox}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := launchArgs(t, ff, firefoxArgs); slices.Contains(got, "--lang=de") || slices.Contains(got, "--window-size=800,600") {
+		t.Errorf("a Firefox instance of a Chromium coordinator got its --browser-arg values: %q", got)
+	}
+	same, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &chromium}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := launchArgs(t, same, chromiumArgs); !slices.Contains(got, "--lang=de") || !slices.Contains(got, "--window-size=800,600") {
+		t.Errorf("a Chromium instance of a Chromium coordinator lacks its --browser-arg values: %q", got)
+	}
+}
+
+func TestNewInstanceOfAFirefoxCoordinatorKeepsFirefoxArgsFromChromium(t *testing.T) {
+	firefox, firefoxArgs := argsRecorder(t, "firefox")
+	chromium, chromiumArgs := argsRecorder(t, "chromium")
+	b, err := chrome.Resolve(chrome.HostSystem(), firefox)
+	if err != nil || b.Protocol() != chrome.ProtocolBiDi {
+		t.Fatalf("the recorder resolves as %+v, %v; want a Firefox", b, err)
+	}
+	c := runCoordinator(t, CoordinatorConfig{Launch: chrome.LaunchOptions{Browser: b, Headless: true, ExtraArgs: []string{"--kiosk"}, ReadyTimeout: time.Second}})
+	ctx := actortest.Context(t)
+	cr, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &chromium}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := launchArgs(t, cr, chromiumArgs); slices.Contains(got, "--kiosk") {
+		t.Errorf("a Chromium instance of a Firefox coordinator got its --browser-arg values: %q", got)
+	}
+	ff, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &firefox}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := launchArgs(t, ff, firefoxArgs); !slices.Contains(got, "--kiosk") {
+		t.Errorf("a Firefox instance of a Firefox coordinator lacks its --browser-arg values: %q", got)
+	}
+}
+
+// An endpoint keeps its protocol: a browser of the other family is refused
+// before anything stops, naming what to do; the state files say each
+// instance's protocol.
+func TestLaunchRefusesABrowserOfTheOtherFamily(t *testing.T) {
+	firefox, _ := argsRecorder(t, "firefox")
+	c := runCoordinator(t, CoordinatorConfig{})
+	ctx := actortest.Context(t)
+	before, err := c.LaunchBrowser(ctx, "", browser.Change{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Protocol != chrome.ProtocolCDP || before.StableWS != c.Default().Proxy.BrowserWS() || before.Stable != c.Default().Proxy.Endpoint() {
+		t.Errorf("launch answer %+v: want the default endpoint, over CDP", before)
+	}
+	_, err = c.LaunchBrowser(ctx, "", browser.Change{Browser: &firefox}, nil)
+	if !errors.Is(err, ErrFamilySwitch) {
+		t.Fatalf("Firefox on the Chromium default instance: %v, want ErrFamilySwitch", err)
+	}
+	for _, want := range []string{c.Default().ID, "serves CDP", "speaks WebDriver BiDi", `browser_instance {"action": "new", "browser": "` + firefox + `"}`,
+		"/session", "--browser firefox"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+	if st, _ := c.Default().Browser.Status(ctx); st.Pid != before.Pid || st.Generation != before.Generation {
+		t.Errorf("the refused switch touched the browser: pid %d gen %d, was %d gen %d", st.Pid, st.Generation, before.Pid, before.Generation)
+	}
+
+	ff, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &firefox}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := c.cfg.Launch.Browser.Path
+	_, err = c.LaunchBrowser(ctx, ff.ID, browser.Change{Browser: &fake}, nil)
+	if !errors.Is(err, ErrFamilySwitch) || !strings.Contains(err.Error(), "serves WebDriver BiDi (Firefox) at "+ff.Proxy.BrowserWS()) ||
+		strings.Contains(err.Error(), "--browser") {
+		t.Errorf("Chromium on a Firefox instance (not the default): %v", err)
+	}
+
+	s, err := state.Read(c.StatePath())
+	if err != nil || len(s.Instances) != 2 {
+		t.Fatalf("state file: %+v, %v", s, err)
+	}
+	if s.Protocol != "cdp" || s.Instances[0].Protocol != "cdp" || s.Instances[1].Protocol != "bidi" || s.Instances[1].WS != ff.Proxy.BrowserWS() {
+		t.Errorf("state file protocols: %q, %+v", s.Protocol, s.Instances)
+	}
+}
