@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -48,3 +49,24 @@ type familyError struct{ msg string }
 
 func (e *familyError) Error() string        { return e.msg }
 func (e *familyError) Is(target error) bool { return target == ErrFamilySwitch }
+
+// InstanceOfFamily is where a browser of the other family goes when the
+// default instance is asked for it: the first instance whose endpoint
+// serves that browser's protocol, or a new one (created true). The default
+// endpoint keeps its protocol.
+func (c *Coordinator) InstanceOfFamily(ctx context.Context, change browser.Change) (inst *Instance, created bool, err error) {
+	if change.Browser == nil {
+		return nil, false, errors.New("no browser named")
+	}
+	b, err := browser.AnyFamily().Resolve(*change.Browser)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, inst := range c.registry.All(ctx) {
+		if inst.Protocol == b.Protocol() {
+			return inst, false, nil
+		}
+	}
+	inst, err = c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: change.Browser, Headless: change.Headless}})
+	return inst, err == nil, err
+}

@@ -274,12 +274,15 @@ func parseBrowserType(s string) (BrowserType, bool) {
 	return "", false
 }
 
-func typeList() string {
+func typeList() string { return strings.Join(TypeNames(), ", ") }
+
+// TypeNames are the browser types' names, in the order --browser prefers them.
+func TypeNames() []string {
 	names := make([]string, len(BrowserTypes))
 	for i, t := range BrowserTypes {
 		names[i] = string(t)
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 func typeRank(t BrowserType) int {

@@ -9,10 +9,12 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 )
 
-// coordinator_launch_browser never changes an endpoint's protocol: Firefox
-// on the Chromium default instance is refused with what to do, and the
-// browser running there is left alone; a Chromium launch says it serves CDP.
-func TestMCPLaunchFirefoxOnAChromiumInstanceIsRefused(t *testing.T) {
+// coordinator_launch_browser never changes an endpoint's protocol. Firefox
+// asked of the Chromium default instance ({type: "firefox"}) runs behind an
+// endpoint of its own, made once and used again; naming the default
+// instance explicitly is refused with what to do; the browser running on
+// the default instance is left alone either way.
+func TestMCPLaunchFirefoxFromAChromiumDefault(t *testing.T) {
 	firefox := chrometest.Firefox(t)
 	h := newMCPHarness(t)
 	text, launched := h.call("coordinator_launch_browser", map[string]any{}, false)
@@ -23,20 +25,52 @@ func TestMCPLaunchFirefoxOnAChromiumInstanceIsRefused(t *testing.T) {
 	if !strings.Contains(text, "serves CDP") {
 		t.Errorf("Chromium launch says %q", text)
 	}
-	for _, b := range []string{"firefox", firefox} {
-		text, _ = h.call("coordinator_launch_browser", map[string]any{"browser": b}, true)
-		for _, want := range []string{"an endpoint keeps its protocol", def.ID, "serves CDP", "speaks WebDriver BiDi",
-			`browser_instance {"action": "new", "browser": "` + b + `"}`, "CDPVISOR_BROWSER=firefox"} {
+	var firefoxEndpoint string
+	for i, args := range []map[string]any{{"type": "firefox"}, {"browser": firefox}} {
+		text, launched = h.call("coordinator_launch_browser", args, false)
+		endpoint, _ := launched["endpoint"].(string)
+		if launched["protocol"] != "bidi" || endpoint == def.Endpoint || launched["bidi_endpoint"] != bidiOf(endpoint) || launched["instance_created"] != (i == 0) {
+			t.Fatalf("launch %v from the Chromium default: %v; want protocol bidi on an endpoint of its own (created the first time)", args, launched)
+		}
+		if i == 0 {
+			firefoxEndpoint = endpoint
+		} else if endpoint != firefoxEndpoint {
+			t.Fatalf("the second Firefox launch went to %s, want the Firefox instance %s again", endpoint, firefoxEndpoint)
+		}
+		for _, want := range []string{"behind its own endpoint", def.ID + " keeps serving CDP at " + def.Endpoint} {
 			if !strings.Contains(text, want) {
-				t.Errorf("refusal %q lacks %q", text, want)
+				t.Errorf("answer %q lacks %q", text, want)
 			}
 		}
-		if strings.Contains(text, "launch failed") {
-			t.Errorf("refusal %q reads as a failed launch; nothing was launched", text)
+		dialBiDi(t, endpoint).Close()
+	}
+	text, _ = h.call("coordinator_launch_browser", map[string]any{"type": "firefox", "instance": def.ID}, true)
+	for _, want := range []string{"an endpoint keeps its protocol", def.ID, "serves CDP", "speaks WebDriver BiDi",
+		`browser_instance {"action": "new", "browser": "firefox"}`, "CDPVISOR_BROWSER=firefox"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("refusal %q lacks %q", text, want)
 		}
 	}
+	if strings.Contains(text, "launch failed") {
+		t.Errorf("refusal %q reads as a failed launch; nothing was launched", text)
+	}
 	if now := h.defaultState(); now.Browser.Pid != def.Browser.Pid || now.Browser.Generation != def.Browser.Generation {
-		t.Errorf("the refused switch touched the browser: %+v, was %+v", now.Browser, def.Browser)
+		t.Errorf("the Firefox launches touched the default browser: %+v, was %+v", now.Browser, def.Browser)
+	}
+	for _, bad := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"type": "firefox", "browser": "chrome"}, "give type or browser, not both"},
+		{map[string]any{"type": "/usr/bin/firefox"}, `unknown browser type "/usr/bin/firefox"`},
+	} {
+		if text, _ := h.call("coordinator_launch_browser", bad.args, true); !strings.Contains(text, bad.want) {
+			t.Errorf("%v: %q lacks %q", bad.args, text, bad.want)
+		}
+	}
+	_, created := h.call("browser_instance", map[string]any{"action": "new", "type": "firefox"}, false)
+	if created["protocol"] != "bidi" {
+		t.Errorf("browser_instance new {type: firefox}: %v", created)
 	}
 }
 
@@ -61,11 +95,16 @@ func TestMCPLaunchFirefoxOnAFirefoxInstance(t *testing.T) {
 	dialBiDi(t, def.Endpoint).Close()
 
 	fake := chrometest.FakeBrowser(t)
-	text, _ = h.call("coordinator_launch_browser", map[string]any{"browser": fake}, true)
+	text, _ = h.call("coordinator_launch_browser", map[string]any{"browser": fake, "instance": def.ID}, true)
 	for _, want := range []string{"serves WebDriver BiDi (Firefox) at " + bidiOf(def.Endpoint), "speaks CDP", `"browser": "` + fake + `"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("refusal %q lacks %q", text, want)
 		}
+	}
+	// Without an instance named, the Chromium goes to an instance of its own.
+	text, other := h.call("coordinator_launch_browser", map[string]any{"browser": fake}, false)
+	if other["protocol"] != "cdp" || other["endpoint"] == def.Endpoint || !strings.Contains(text, "keeps serving WebDriver BiDi at "+bidiOf(def.Endpoint)) {
+		t.Errorf("a Chromium from the Firefox default: %v\n%s", other, text)
 	}
 	_, restarted := h.call("coordinator_restart_browser", map[string]any{"force": true}, false)
 	if restarted["protocol"] != "bidi" || restarted["bidi_endpoint"] != bidiOf(def.Endpoint) {

@@ -544,10 +544,10 @@ func TestMCPUnknownArgumentsRefused(t *testing.T) {
 	accepts := map[string][]string{
 		"coordinator_list_browsers":   nil,
 		"coordinator_status":          nil,
-		"coordinator_launch_browser":  {"browser", "headless", "user_data_dir", "args", "instance"},
+		"coordinator_launch_browser":  {"type", "browser", "headless", "user_data_dir", "args", "instance"},
 		"coordinator_stop_browser":    {"instance"},
 		"coordinator_restart_browser": {"force", "instance"},
-		"browser_instance":            {"action", "id", "browser", "headless", "port"},
+		"browser_instance":            {"action", "id", "type", "browser", "headless", "port"},
 	}
 	for tool, names := range accepts {
 		text, _ := h.call(tool, map[string]any{"action": "list", "bogus": 1, "instanceId": "x"}, true)

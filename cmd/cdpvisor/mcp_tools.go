@@ -84,9 +84,11 @@ var toolDefs = append([]toolDef{{
 		"a Firefox instance (WebDriver BiDi) among Firefox builds; for the other family create an instance with browser_instance new. " +
 		"The answer gives the endpoint, its ws, its protocol (cdp or bidi) and, for Firefox, bidi_endpoint.",
 	params: []param{
+		typeParam("", "firefox on the default Chromium instance launches Firefox behind an endpoint of its own (the first Firefox instance, made if there is none) "+
+			"and answers with it; the default endpoint keeps serving CDP."),
 		{name: "browser", want: "a string: chrome, edge, chromium, brave, firefox, or a path", schema: map[string]any{"type": "string",
 			"description": "chrome, edge, chromium, brave, firefox, or a path to the browser executable (coordinator_list_browsers shows what is installed), " +
-				"of the instance's own protocol: firefox only on a Firefox instance. Leave out to keep the current browser."}},
+				"of the instance's own protocol (a browser of the other family on the default instance goes to an instance of its own, as for type). Leave out to keep the current browser."}},
 		{name: "headless", want: "a boolean (true or false)", schema: map[string]any{"type": "boolean",
 			"description": "true: no window; false: a visible window. Leave out to keep the current mode."}},
 		{name: "user_data_dir", want: "a string: a profile directory, or \"\" for a temporary profile", schema: map[string]any{"type": "string",
@@ -121,6 +123,7 @@ var toolDefs = append([]toolDef{{
 				"get = one instance (takes id); close = stop an instance's browser and remove its endpoint (takes id; the default instance cannot be closed)."}},
 		{name: "id", want: refWant, schema: refSchema(`For get and close: the instance's id ("inst_…") or its endpoint port, ` +
 			`as a string or a number (e.g. "inst_…", 9333 or "9333").`)},
+		typeParam("For new: ", "firefox makes a Firefox instance, serving WebDriver BiDi at /session."),
 		{name: "browser", want: "a string: chrome, edge, chromium, brave, firefox, or a path", schema: map[string]any{"type": "string",
 			"description": "For new: chrome, edge, chromium, brave, firefox, or a path to the browser executable. Default: the coordinator's browser. " +
 				"A firefox instance serves WebDriver BiDi, not CDP: its ws (and bidi_endpoint in the answer) is the endpoint's /session, " +
@@ -140,7 +143,30 @@ var toolDefs = append([]toolDef{{
 var instanceActions = []string{"new", "list", "get", "close"}
 
 // instanceArgs says which arguments besides action each action takes.
-var instanceArgs = map[string][]string{"new": {"browser", "headless", "port", "download_dir"}, "list": nil, "get": {"id"}, "close": {"id"}}
+var instanceArgs = map[string][]string{"new": {"type", "browser", "headless", "port", "download_dir"}, "list": nil, "get": {"id"}, "close": {"id"}}
+
+// typeParam is the browser type argument: a type name, where browser also
+// takes a path.
+func typeParam(prefix, more string) param {
+	return param{name: "type", want: "a string: chrome, edge, chromium, brave or firefox", schema: map[string]any{"type": "string",
+		"enum": chrome.TypeNames(), "description": prefix + "the browser type: chrome, edge, chromium, brave or firefox (the preferred install of it). " +
+			"The same as browser with a type name; give one of the two. " + more}}
+}
+
+// browserOrType folds the type argument into browser: one of the two, and
+// type must name a type.
+func browserOrType(browserArg, typeArg *string) (*string, error) {
+	if typeArg == nil {
+		return browserArg, nil
+	}
+	if !slices.Contains(chrome.TypeNames(), strings.ToLower(strings.TrimSpace(*typeArg))) {
+		return nil, fmt.Errorf("unknown browser type %q: want one of %s (or give a path as browser)", *typeArg, strings.Join(chrome.TypeNames(), ", "))
+	}
+	if browserArg != nil {
+		return nil, errors.New("give type or browser, not both: type is a browser type (chrome, firefox, …), browser a type or a path")
+	}
+	return typeArg, nil
+}
 
 func toolDefByName(name string) (toolDef, bool) {
 	for _, d := range toolDefs {
@@ -259,6 +285,7 @@ func instanceLine(is actors.InstanceStatus, isDefault bool) string {
 func (t tools) launch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	const tool = "coordinator_launch_browser"
 	var args struct {
+		Type        *string  `json:"type"`
 		Browser     *string  `json:"browser"`
 		Headless    *bool    `json:"headless"`
 		UserDataDir *string  `json:"user_data_dir"`
@@ -268,13 +295,19 @@ func (t tools) launch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	if _, err := bind(req, &args); err != nil {
 		return toolError(tool, err)
 	}
+	b, err := browserOrType(args.Browser, args.Type)
+	if err != nil {
+		return toolError(tool, err)
+	}
 	ref, err := instanceRef("instance", args.Instance)
 	if err != nil {
 		return toolError(tool, err)
 	}
-	ep, err := t.c.LaunchBrowser(ctx, ref, browser.Change{
-		Browser: args.Browser, Headless: args.Headless, UserDataDir: args.UserDataDir, Args: args.Args,
-	}, progressOf(ctx, req))
+	change := browser.Change{Browser: b, Headless: args.Headless, UserDataDir: args.UserDataDir, Args: args.Args}
+	ep, err := t.c.LaunchBrowser(ctx, ref, change, progressOf(ctx, req))
+	if errors.Is(err, actors.ErrFamilySwitch) && args.Instance == nil {
+		return t.launchOfFamily(ctx, tool, change, progressOf(ctx, req))
+	}
 	switch {
 	case errors.Is(err, actors.ErrUnknownInstance):
 		return refError(tool, "instance", err)
@@ -284,6 +317,34 @@ func (t tools) launch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		return toolErrorf(tool, "launch failed: %w", err)
 	}
 	return endpointResult(ep, "launched")
+}
+
+// launchOfFamily launches a browser of the other family than the default
+// instance's behind an endpoint of its own (the default endpoint keeps its
+// protocol, for the clients holding its URLs), and says so.
+func (t tools) launchOfFamily(ctx context.Context, tool string, change browser.Change, progress actors.Progress) (*mcp.CallToolResult, error) {
+	inst, created, err := t.c.InstanceOfFamily(ctx, change)
+	if err != nil {
+		return toolErrorf(tool, "launch failed: %w", err)
+	}
+	ep, err := t.c.LaunchBrowser(ctx, inst.ID, change, progress)
+	if err != nil {
+		return toolErrorf(tool, "launch failed on %s: %w", inst.ID, err)
+	}
+	data, text := endpointAnswer(ep, "launched")
+	def := t.c.Default()
+	how := "in"
+	if created {
+		how = "in a new instance,"
+	}
+	serving := "CDP at " + def.Proxy.Endpoint()
+	if def.Protocol == chrome.ProtocolBiDi {
+		serving = "WebDriver BiDi at " + def.Proxy.BrowserWS()
+	}
+	note := fmt.Sprintf("; it runs %s %s behind its own endpoint, since the default instance %s keeps serving %s for the clients given it",
+		how, inst.ID, def.ID, serving)
+	data["instance_created"] = created
+	return result(data, text+note)
 }
 
 func (t tools) stop(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -327,6 +388,11 @@ func (t tools) restart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallT
 }
 
 func endpointResult(r actors.Relaunched, did string) (*mcp.CallToolResult, error) {
+	return result(endpointAnswer(r, did))
+}
+
+// endpointAnswer is a launch's answer: the browser and where to connect.
+func endpointAnswer(r actors.Relaunched, did string) (map[string]any, string) {
 	ep := r.Endpoint
 	data := map[string]any{
 		"instance": ep.Instance, "generation": ep.Generation, "pid": ep.Pid, "browser": ep.Browser,
@@ -343,7 +409,7 @@ func endpointResult(r actors.Relaunched, did string) (*mcp.CallToolResult, error
 	default:
 		text += fmt.Sprintf("; %d connected clients were asked to reconnect", r.Reconnected)
 	}
-	return result(data, text)
+	return data, text
 }
 
 func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -351,6 +417,7 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	var args struct {
 		Action   string   `json:"action"`
 		ID       any      `json:"id"`
+		Type     *string  `json:"type"`
 		Browser  *string  `json:"browser"`
 		Headless *bool    `json:"headless"`
 		Port     *float64 `json:"port"`
@@ -368,7 +435,7 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		return toolErrorf(tool, "unknown action %q: want new, list, get or close", args.Action)
 	}
 	tool += " " + args.Action
-	for _, name := range []string{"id", "browser", "headless", "port", "download_dir"} {
+	for _, name := range []string{"id", "type", "browser", "headless", "port", "download_dir"} {
 		if given[name] && !slices.Contains(takes, name) {
 			what := "takes no other argument"
 			if len(takes) > 0 {
@@ -379,7 +446,11 @@ func (t tools) instance(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	switch args.Action {
 	case "new":
-		return t.newInstance(ctx, tool, args.Browser, args.Headless, args.Port, args.Download)
+		b, err := browserOrType(args.Browser, args.Type)
+		if err != nil {
+			return toolError(tool, err)
+		}
+		return t.newInstance(ctx, tool, b, args.Headless, args.Port, args.Download)
 	case "list":
 		st, err := t.c.Status(ctx)
 		if err != nil {
