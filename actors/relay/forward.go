@@ -44,7 +44,11 @@ func (run *relayRun) onClient(m readResult) {
 
 // send forwards a client message to the browser.
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
-	watch := run.dialect.kept(h) && run.setup.sent(h, msg)
+	watch := false
+	if run.dialect.kept(h) {
+		watch = run.setup.sent(h, msg)
+		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
+	}
 	size := len(msg.B)
 	if run.trace {
 		traceFrame(run.log, toBrowser, h, int64(size))
