@@ -43,6 +43,20 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	if !strings.Contains(string(body), "runs Firefox, which speaks WebDriver BiDi, not CDP: connect to /session") {
 		t.Errorf("refusal %q does not say where to connect", body)
 	}
+	// Host and Origin rules as for CDP, checked before anything launches.
+	_, resp, err = websocket.DefaultDialer.Dial(bidiOf(s.endpoint), http.Header{"Origin": {"http://evil.example"}})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("/session with a foreign Origin: %v %v, want 403", resp, err)
+	}
+	req, _ := http.NewRequest("GET", s.endpoint+"/session", nil)
+	req.Host = "evil.example"
+	for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} {
+		req.Header.Set(k, v)
+	}
+	if resp, err = http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("/session with Host evil.example: %v %v, want 403", resp, err)
+	}
+	resp.Body.Close()
 	if b := s.browsers(); len(b) != 0 {
 		t.Fatalf("browsers before any BiDi client: %v, want none (lazy launch)", b)
 	}
