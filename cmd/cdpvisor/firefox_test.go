@@ -120,38 +120,7 @@ func TestPuppeteerOverBiDiSurvivesFirefoxKills(t *testing.T) {
 	const cycles = 3
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
 	client := chrometest.StartLineScript(t, 4*time.Minute, "puppeteer_bidi_survive.mjs", bidiOf(s.endpoint), fmt.Sprint(cycles))
-	killed := map[int]bool{}
-	for text, ok := client.Next(); ok; text, ok = client.Next() {
-		var line struct {
-			Ready        int
-			OK           bool
-			Cycles       int
-			Disconnected bool
-		}
-		if err := json.Unmarshal([]byte(text), &line); err != nil {
-			t.Fatalf("unexpected output %q", text)
-		}
-		if line.OK {
-			if line.Cycles != cycles || line.Disconnected {
-				t.Fatalf("final line %s", text)
-			}
-			break
-		}
-		browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
-		if killed[browser] {
-			t.Fatalf("cycle %d: Firefox %d again, want a new one", line.Ready, browser)
-		}
-		killed[browser] = true
-		chrometest.KillPid(t, browser)
-		waitGone(t, browser)
-		client.Go()
-	}
-	if err := client.Wait(); err != nil {
-		t.Fatalf("puppeteer_bidi_survive: %v", err)
-	}
-	if len(killed) != cycles {
-		t.Fatalf("%d kills, want %d", len(killed), cycles)
-	}
+	killCycles(t, client, cycles, func() int { return onlyBrowser(t, s.cmd.Process.Pid, firefox) })
 }
 
 // A raw BiDi client keeps its socket across kill -9 of Firefox: its next

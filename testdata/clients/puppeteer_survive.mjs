@@ -23,45 +23,10 @@
 // Exit codes: 0 ok, 1 failure (error on stderr), 2 overall timeout
 // (env CLIENT_TIMEOUT_MS, default 30000, covers the whole run).
 import puppeteer from 'puppeteer-core';
-import { createInterface } from 'node:readline';
+import { script, nextLine, within } from './cycles.mjs';
 
 const NAME = 'puppeteer_survive';
-const timeoutMs = Number(process.env.CLIENT_TIMEOUT_MS) || 30000;
-setTimeout(() => {
-  process.stderr.write(`${NAME}: timed out after ${timeoutMs} ms\n`);
-  process.exit(2);
-}, timeoutMs);
-
-function fail(err) {
-  process.stderr.write(`${NAME}: ${err && err.stack ? err.stack : err}\n`);
-  process.exit(1);
-}
-process.on('unhandledRejection', fail);
-
-// Line reader over stdin: nextLine() resolves with the next line, or null at EOF.
-const lines = [];
-const waiters = [];
-let stdinEOF = false;
-const rl = createInterface({ input: process.stdin });
-rl.on('line', (l) => (waiters.length ? waiters.shift()(l) : lines.push(l)));
-rl.on('close', () => {
-  stdinEOF = true;
-  while (waiters.length) waiters.shift()(null);
-});
-function nextLine() {
-  if (lines.length) return Promise.resolve(lines.shift());
-  if (stdinEOF) return Promise.resolve(null);
-  return new Promise((resolve) => waiters.push(resolve));
-}
-
-// within fails a step that does not settle in ms: a hang is a failure.
-function within(ms, promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const { timeoutMs, fail } = script(NAME, 30000);
 
 // useEvery evaluates in every page of pages; none may be a stale one.
 async function useEvery(pages, stale, label) {
