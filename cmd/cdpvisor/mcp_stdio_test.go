@@ -47,7 +47,7 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 		{"browser_instance", fmt.Sprintf(`{"action":"get","id":"%d"}`, other), false, "inst_"},
 		{"browser_instance", `{"action":"get","id":"nope"}`, true, "unknown instance"},
 		{"browser_instance", `{"action":"fly"}`, true, "new, list, get or close"},
-		{"browser_instance", `{"action":"list","colour":"red"}`, true, "the accepted arguments are action, id, browser, headless, port and download_dir"},
+		{"browser_instance", `{"action":"list","colour":"red"}`, true, "the accepted arguments are action, id, type, browser, headless, port and download_dir"},
 		{"coordinator_launch_browser", fmt.Sprintf(`{"instance":"%d"}`, other), false, "launched"},
 		{"coordinator_stop_browser", fmt.Sprintf(`{"instance":%d}`, other), false, "stopped"},
 		{"coordinator_stop_browser", `{"instance":true}`, true, `argument "instance" must be an instance id`},

@@ -598,7 +598,7 @@ func TestMCPErrorsSpeakMCP(t *testing.T) {
 			[]string{fmt.Sprintf("port %d is the endpoint of %s", defPort, h.c.Default().ID), "leave port out"}},
 		{"browser_instance", map[string]any{"action": "new", "port": 0}, []string{"port 0", "from 1 to 65535", "leave port out"}},
 		{"browser_instance", map[string]any{"action": "new", "port": "9333"}, []string{`argument "port" must be an integer from 1 to 65535, not a string`}},
-		{"browser_instance", map[string]any{"action": "new", "id": "x"}, []string{"browser_instance new: id is for get and close", "new takes browser, headless, port and download_dir"}},
+		{"browser_instance", map[string]any{"action": "new", "id": "x"}, []string{"browser_instance new: id is for get and close", "new takes type, browser, headless, port and download_dir"}},
 		{"browser_instance", map[string]any{"action": "list", "port": 9333}, []string{"browser_instance list: port is for new", "list takes no other argument"}},
 		{"browser_instance", map[string]any{"action": "get", "headless": true, "id": "x"}, []string{"headless is for new", "get takes id"}},
 		{"browser_instance", map[string]any{}, []string{"browser_instance: action is required: new, list, get or close"}},

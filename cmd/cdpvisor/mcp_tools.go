@@ -149,7 +149,8 @@ var instanceArgs = map[string][]string{"new": {"type", "browser", "headless", "p
 // takes a path.
 func typeParam(prefix, more string) param {
 	return param{name: "type", want: "a string: chrome, edge, chromium, brave or firefox", schema: map[string]any{"type": "string",
-		"enum": chrome.TypeNames(), "description": prefix + "the browser type: chrome, edge, chromium, brave or firefox (the preferred install of it). " +
+		"enum": chrome.TypeNames(), "description": prefix + "the browser type, its preferred install: chrome = Google Chrome, edge = Microsoft Edge, " +
+			"chromium = Chromium, brave = Brave, firefox = Firefox (WebDriver BiDi at the endpoint's /session, not CDP). " +
 			"The same as browser with a type name; give one of the two. " + more}}
 }
 
