@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/fsm"
@@ -124,9 +125,12 @@ func (r *browserRun) watchHang() {
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelProbe = cancel
-	gen, ws := r.gen, r.facts.WSURL
+	gen, ws, ask := r.gen, r.facts.WSURL, probeRequestCDP
+	if r.facts.Browser.Protocol() == chrome.ProtocolBiDi {
+		ask = probeRequestBiDi
+	}
 	r.go_(func() any {
-		silent, hung := probeHang(ctx, ws, timeout)
+		silent, hung := probeHang(ctx, ws, ask, timeout)
 		return probeDone{gen: gen, silent: silent, hung: hung}
 	})
 }

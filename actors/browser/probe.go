@@ -15,12 +15,19 @@ func probeInterval(timeout time.Duration) time.Duration {
 	return min(max(timeout/4, 100*time.Millisecond), 2*time.Second)
 }
 
-// probeHang watches a running browser over a CDP connection of its own: it
-// asks Browser.getVersion every probeInterval, and returns how long the
+// The hang probe's request, by protocol: one the browser answers at once
+// whatever else it does (BiDi's needs no session).
+const (
+	probeRequestCDP  = `{"id":%d,"method":"Browser.getVersion"}`
+	probeRequestBiDi = `{"id":%d,"method":"session.status","params":{}}`
+)
+
+// probeHang watches a running browser over a connection of its own: it
+// sends ask (with an id) every probeInterval, and returns how long the
 // browser was silent once nothing at all came back for timeout (hung). It
 // returns hung=false when the connection ends (the browser exited: its
 // exit is reported apart) or ctx ends (the browser left the running state).
-func probeHang(ctx context.Context, wsURL string, timeout time.Duration) (silent time.Duration, hung bool) {
+func probeHang(ctx context.Context, wsURL, ask string, timeout time.Duration) (silent time.Duration, hung bool) {
 	conn, err := transport.DialBrowser(ctx, wsURL, 1<<20)
 	if err != nil {
 		return 0, false
@@ -54,7 +61,7 @@ func probeHang(ctx context.Context, wsURL string, timeout time.Duration) (silent
 			if silent := now.Sub(last); silent >= timeout {
 				return silent, true
 			}
-			if conn.Write(fmt.Appendf(nil, `{"id":%d,"method":"Browser.getVersion"}`, id), false) != nil {
+			if conn.Write(fmt.Appendf(nil, ask, id), false) != nil {
 				return 0, false
 			}
 		}

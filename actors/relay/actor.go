@@ -37,7 +37,7 @@ type Spec struct {
 	MaxMessage int64
 	// Dial opens a browser connection for a recovery; DialBrowser by default.
 	Dial             func(ctx context.Context, ep browser.Endpoint, limit int64) (transport.Conn, error)
-	BootstrapTimeout time.Duration // 0 = 10 s
+	BootstrapTimeout time.Duration // 0: the protocol's (10 s for CDP, 1 min for BiDi)
 	// OnBrowserClose, when set, takes the client's Browser.close: the relay
 	// answers it itself and calls this instead of closing a browser others
 	// may share (the bridge decides what its exit stops).
@@ -61,12 +61,12 @@ func New(spec Spec) *Actor {
 	if spec.Dial == nil {
 		spec.Dial = DialBrowser
 	}
-	if spec.BootstrapTimeout <= 0 {
-		spec.BootstrapTimeout = 10 * time.Second
-	}
 	var d dialect = cdp{}
 	if spec.BiDi {
 		d = bidi{}
+	}
+	if spec.BootstrapTimeout <= 0 {
+		spec.BootstrapTimeout = d.bootstrapTimeout()
 	}
 	return &Actor{spec: spec, dialect: d, log: spec.Log.With().Int64("relay", spec.ID).Logger()}
 }

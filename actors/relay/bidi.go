@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -44,6 +45,11 @@ func (bidi) closesBrowser(h *transport.Head) bool { return h.HasID && h.Is("brow
 func (bidi) success(dst []byte, h *transport.Head) []byte {
 	return fmt.Appendf(dst, `{"type":"success","id":%d,"result":{}}`, h.ID)
 }
+
+// bootstrapTimeout: Firefox answers the first session.new once its first
+// window is up, seconds after its BiDi line (3-4 s on a quiet two-core
+// machine, over 10 s on a loaded one).
+func (bidi) bootstrapTimeout() time.Duration { return time.Minute }
 
 func (bidi) newSetup(log zerolog.Logger) clientSetup {
 	return &bidiSetup{asked: map[int64]bidiRequest{}, alias: map[string]string{}, contexts: newContextBook(), replaying: map[int64]int{}, log: log}

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -31,6 +32,8 @@ func (cdp) closesBrowser(h *transport.Head) bool {
 func (cdp) success(dst []byte, h *transport.Head) []byte {
 	return appendSession(fmt.Appendf(dst, `{"id":%d,"result":{}`, h.ID), h.SessionID)
 }
+
+func (cdp) bootstrapTimeout() time.Duration { return 10 * time.Second }
 
 func (cdp) newSetup(log zerolog.Logger) clientSetup {
 	return &cdpSetup{subscribed: map[string][]byte{}, book: newTargetBook(), log: log}

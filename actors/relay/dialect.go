@@ -1,6 +1,8 @@
 package relay
 
 import (
+	"time"
+
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -27,6 +29,9 @@ type dialect interface {
 	closesBrowser(h *transport.Head) bool
 	// success appends the empty successful answer to request h.
 	success(dst []byte, h *transport.Head) []byte
+	// bootstrapTimeout is how long the next browser has to answer the
+	// bootstrap, unless Spec says.
+	bootstrapTimeout() time.Duration
 	newSetup(log zerolog.Logger) clientSetup
 }
 

@@ -33,7 +33,7 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	firefox := chrometest.Firefox(t)
 	chrometest.ClientsDir(t)
 	stateDir := t.TempDir()
-	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir, "--hang-timeout", "1s")
+	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir, "--hang-timeout", "3s")
 	// The CDP socket is refused with where to connect, before any launch.
 	_, resp, err := websocket.DefaultDialer.Dial(wsOf(s.endpoint), nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
@@ -78,11 +78,11 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 		t.Errorf("/json/version of a Firefox endpoint: %+v, want %s over webDriverBiDi", version, bidiOf(s.endpoint))
 	}
 	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
-	// The hang probe speaks CDP; Firefox's BiDi error answers still count
-	// as answers, so a healthy Firefox is never declared hung.
-	time.Sleep(2500 * time.Millisecond)
+	// The hang probe asks session.status, which Firefox answers with or
+	// without a session: a healthy Firefox is never declared hung.
+	time.Sleep(7500 * time.Millisecond)
 	if again := onlyBrowser(t, s.cmd.Process.Pid, firefox); again != browser {
-		t.Fatalf("Firefox %d was replaced by %d within 2.5 s of a 1 s hang timeout", browser, again)
+		t.Fatalf("Firefox %d was replaced by %d within 7.5 s of a 3 s hang timeout", browser, again)
 	}
 	if err := s.stop(t); err != nil {
 		t.Fatalf("serve after SIGTERM: %v", err)

@@ -65,7 +65,7 @@ async function main() {
     if (disconnected) throw new Error(`browser 'disconnected' event fired before cycle ${n}`);
     await pagesWithoutStale(browser, stale, `cycle ${n} (a)`);
     const want = `cycle ${n}`;
-    const page = await within(20000, browser.newPage(), `cycle ${n}: newPage`);
+    const page = await within(60000, browser.newPage(), `cycle ${n}: newPage`);
     await within(20000, page.goto(`data:text/html,<p>${want}</p>`), `cycle ${n}: goto`);
     const got = await within(20000, page.evaluate(() => document.querySelector('p').textContent), `cycle ${n}: evaluate`);
     if (got !== want) throw new Error(`cycle ${n}: evaluate returned ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
