@@ -19,6 +19,7 @@ type InstanceStatus struct {
 	Endpoint string         `json:"endpoint"`
 	Port     int            `json:"port"`
 	WS       string         `json:"ws"`
+	Protocol string         `json:"protocol"` // what WS speaks: cdp, or bidi (Firefox)
 	Clients  int            `json:"clients"`
 	Uptime   string         `json:"browser_uptime,omitempty"`
 	Browser  browser.Status `json:"browser"`
@@ -37,7 +38,7 @@ func (c *Coordinator) Status(ctx context.Context) ([]InstanceStatus, error) {
 		clients, _ := inst.Proxy.Clients(ctx)
 		is := InstanceStatus{
 			ID: inst.ID, Default: inst == c.def, Endpoint: inst.Proxy.Endpoint(), Port: inst.Proxy.Port(),
-			WS: inst.Proxy.BrowserWS(), Clients: clients, Browser: st, DownloadDir: inst.Downloads.Dir(),
+			WS: inst.Proxy.BrowserWS(), Protocol: string(inst.Protocol), Clients: clients, Browser: st, DownloadDir: inst.Downloads.Dir(),
 		}
 		if st.StartedAt != nil {
 			is.Uptime = time.Since(*st.StartedAt).Round(time.Second).String()

@@ -23,9 +23,13 @@ type CoordinatorStatus struct {
 }
 
 type InstanceStatus struct {
-	ID       string          `json:"id"`
-	Endpoint string          `json:"endpoint"`
-	Port     int             `json:"port"`
+	ID       string `json:"id"`
+	Endpoint string `json:"endpoint"`
+	Port     int    `json:"port"`
+	// WS is where a client's websocket goes, and Protocol what it speaks
+	// there: "cdp", or "bidi" (a Firefox's /session).
+	WS       string          `json:"ws"`
+	Protocol string          `json:"protocol"`
 	Clients  int             `json:"clients"`
 	Browser  *browser.Status `json:"browser,omitempty"`
 	// UptimeSeconds is how long its browser has run (absent when none runs).
@@ -63,7 +67,8 @@ func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorS
 		}
 		if c.Live {
 			for _, inst := range s.Instances {
-				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port, DownloadDir: inst.DownloadDir}
+				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port, WS: inst.WS,
+					Protocol: string(ProtocolOf(inst.Protocol, inst.WS)), DownloadDir: inst.DownloadDir}
 				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
 					is.Clients, is.Browser = h.Clients, h.Browser
 					if b := h.Browser; b != nil && b.StartedAt != nil && b.Pid != 0 {

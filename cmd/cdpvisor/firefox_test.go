@@ -78,6 +78,12 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 		t.Errorf("/json/version of a Firefox endpoint: %+v, want %s over webDriverBiDi", version, bidiOf(s.endpoint))
 	}
 	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
+	out, _, _ := runCLI(t, nil, "status", "--json", "--state-dir", stateDir)
+	var status []struct{ Instances []struct{ WS, Protocol string } }
+	if err := json.Unmarshal([]byte(out), &status); err != nil || len(status) != 1 || len(status[0].Instances) != 1 ||
+		status[0].Instances[0].Protocol != "bidi" || status[0].Instances[0].WS != bidiOf(s.endpoint) {
+		t.Errorf("status --json of a Firefox endpoint: %v %s; want protocol bidi and ws %s", err, out, bidiOf(s.endpoint))
+	}
 	// The hang probe asks session.status, which Firefox answers with or
 	// without a session: a healthy Firefox is never declared hung.
 	time.Sleep(7500 * time.Millisecond)

@@ -257,7 +257,8 @@ func (t tools) coordinatorStatus(st []actors.InstanceStatus) state.CoordinatorSt
 // instanceStatus is an instance as `cdpvisor status --json` shows it.
 func instanceStatus(is actors.InstanceStatus) state.InstanceStatus {
 	b := is.Browser
-	out := state.InstanceStatus{ID: is.ID, Endpoint: is.Endpoint, Port: is.Port, Clients: is.Clients, Browser: &b, DownloadDir: is.DownloadDir}
+	out := state.InstanceStatus{ID: is.ID, Endpoint: is.Endpoint, Port: is.Port, WS: is.WS, Protocol: is.Protocol,
+		Clients: is.Clients, Browser: &b, DownloadDir: is.DownloadDir}
 	if b.StartedAt != nil && b.Pid != 0 {
 		out.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
 	}
