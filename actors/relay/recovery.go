@@ -77,9 +77,7 @@ func (run *relayRun) onDialed(d dialResult) {
 	run.bootstrap = "started"
 	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
 	run.sendOwn(run.setup.bootstrap(run.internalID))
-	if len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
-		run.flush() // nothing to set up
-	}
+	run.flushWhenSetUp() // at once when there was nothing to set up
 }
 
 func (run *relayRun) internalID() int64 {
@@ -112,7 +110,14 @@ func (run *relayRun) bootstrapAnswer(h *transport.Head, msg *transport.Message) 
 		return
 	}
 	run.sendOwn(more)
-	if len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
+	run.flushWhenSetUp()
+}
+
+// flushWhenSetUp flushes the queue once the bootstrap has nothing pending
+// on this attempt's browser. A send that failed started another attempt
+// (no link yet): its own bootstrap flushes.
+func (run *relayRun) flushWhenSetUp() {
+	if run.link != nil && len(run.pending) == 0 && run.machine.Is(fsm.ConnRecovering) {
 		run.flush()
 	}
 }
