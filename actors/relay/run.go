@@ -162,8 +162,8 @@ func (run *relayRun) close(code int, reason string) {
 		return
 	}
 	run.r.spec.Client.Close(code, reason)
-	if run.link != nil && run.machine.Is(fsm.ConnConnected) {
-		run.farewell()
+	if run.link != nil && (run.machine.Is(fsm.ConnConnected) || run.machine.Is(fsm.ConnRecovering)) {
+		run.farewell() // recovering: the bootstrap may have made the session already
 	}
 	if run.link != nil {
 		run.link.conn.Close(websocket.CloseNormalClosure, "")
