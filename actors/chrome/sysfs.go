@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
 )
 
 // DetectRootEnv names the variable that sets System.Root for HostSystem:
@@ -15,7 +17,7 @@ const DetectRootEnv = "CDPVISOR_DETECT_ROOT"
 // HostSystem returns a System that reads the real machine.
 func HostSystem() System {
 	home, _ := os.UserHomeDir() // no home only disables the per-user places
-	return System{
+	sys := System{
 		Root:         os.Getenv(DetectRootEnv),
 		GOOS:         runtime.GOOS,
 		Getenv:       os.Getenv,
@@ -24,7 +26,15 @@ func HostSystem() System {
 		LookPath:     exec.LookPath,
 		EvalSymlinks: filepath.EvalSymlinks,
 		HomeDir:      home,
+		ReadFile:     os.ReadFile,
+		IsDir: func(p string) bool {
+			info, err := os.Stat(p)
+			return err == nil && info.IsDir()
+		},
+		PreferWindows: os.Getenv(wsl.PreferWindowsEnv) == "1",
 	}
+	sys.WindowsLocalAppData = func() (string, error) { return askLocalAppData(sys) }
+	return sys
 }
 
 // isExecutableFile reports whether p (after following symlinks) is a regular
