@@ -1,0 +1,119 @@
+package chrometest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const fakeWinPackage = "github.com/cdpvisor/cdpvisor/testdata/fakewin"
+
+var fakeWinBuild struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// FakeWindows is a fake Windows side for WSL tests: a machine root whose
+// drive mount ($Root/mnt/c) holds Chrome at its usual place, and a
+// powershell.exe (testdata/fakewin) first on $PATH that runs cdpvisor's
+// scripts against it with a process table of its own.
+type FakeWindows struct {
+	Root    string // CDPVISOR_DETECT_ROOT: /mnt/c is Root/mnt/c
+	Drives  string // Root/mnt
+	User    string
+	BinDir  string // holds powershell.exe
+	Chrome  string // the Linux path of the fake chrome.exe
+	Browser string // what chrome.exe runs
+}
+
+// NewFakeWindows builds the fake with a chrome.exe that runs browser (the
+// fake browser, or Debian's chromium) with the arguments Windows gives it,
+// its paths turned into the drive mount's.
+func NewFakeWindows(t testing.TB, browser string) *FakeWindows {
+	t.Helper()
+	fakeWinBuild.once.Do(func() { fakeWinBuild.dir, fakeWinBuild.err = buildFakeWin() })
+	if fakeWinBuild.err != nil {
+		t.Fatal(fakeWinBuild.err)
+	}
+	root, err := os.MkdirTemp("", "cdpvtw-") // short: Chromium dislikes long paths
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	f := &FakeWindows{Root: root, Drives: filepath.Join(root, "mnt"), User: "ann", BinDir: fakeWinBuild.dir, Browser: browser}
+	f.Chrome = filepath.Join(f.Drives, "c", "Program Files", "Google", "Chrome", "Application", "chrome.exe")
+	for _, dir := range []string{filepath.Dir(f.Chrome), f.TempDir()} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sandbox := ""
+	if os.Geteuid() == 0 {
+		sandbox = " --no-sandbox" // Linux Chromium as root; Windows Chrome needs nothing
+	}
+	script := fmt.Sprintf("#!/bin/sh\nexec %s \"$@\"%s\n", shellQuote(browser), sandbox)
+	if err := os.WriteFile(f.Chrome, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TempDir is the Windows user's %TEMP% through the drive mount.
+func (f *FakeWindows) TempDir() string {
+	return filepath.Join(f.Drives, "c", "Users", f.User, "AppData", "Local", "Temp")
+}
+
+// Env is the environment of a cdpvisor inside the fake WSL.
+func (f *FakeWindows) Env() []string {
+	return []string{
+		"CDPVISOR_DETECT_ROOT=" + f.Root,
+		"WSL_DISTRO_NAME=FakeDistro",
+		"FAKEWIN_DRIVES=" + f.Drives,
+		"FAKEWIN_USER=" + f.User,
+		"PATH=" + f.BinDir + string(os.PathListSeparator) + os.Getenv("PATH"),
+	}
+}
+
+// TempProfiles lists the cdpvisor directories in the Windows %TEMP%.
+func (f *FakeWindows) TempProfiles() []string {
+	found, _ := filepath.Glob(filepath.Join(f.TempDir(), "cdpv-*"))
+	return found
+}
+
+// RunningPids lists the Windows pids the fake's process table shows running.
+func (f *FakeWindows) RunningPids() []string {
+	var out []string
+	entries, _ := filepath.Glob(filepath.Join(f.Drives, "c", ".fakewin", "procs", "*.json"))
+	for _, e := range entries {
+		data, err := os.ReadFile(e)
+		if err == nil && strings.Contains(string(data), `"Exited":false`) {
+			out = append(out, strings.TrimSuffix(filepath.Base(e), ".json"))
+		}
+	}
+	return out
+}
+
+func buildFakeWin() (string, error) {
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("chrometest: go env GOMOD: %v", err)
+	}
+	dir, err := os.MkdirTemp("", buildDirPrefix)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "powershell.exe"), fakeWinPackage)
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("chrometest: building the fake powershell.exe: %v\n%s", err, out)
+	}
+	return dir, nil
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
