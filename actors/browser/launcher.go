@@ -70,6 +70,9 @@ func (a anyFamily) Resolve(want string) (chrome.Browser, error) { return chrome.
 
 // LauncherFor is the launcher of b's family.
 func LauncherFor(b chrome.Browser) Launcher {
+	if b.Windows {
+		return Windows()
+	}
 	if b.Protocol() == chrome.ProtocolBiDi {
 		return Firefox()
 	}

@@ -60,6 +60,9 @@ type Facts struct {
 	TempProfile bool   // UserDataDir was created by cdpvisor and is removed by Stop
 	TempDir     string // the launch's own temporary directory ("" when attached)
 	Attached    bool   // cdpvisor found it running: it is never killed, its profile never removed
+	// WindowsPid is a Windows browser's pid (cdpvisor inside WSL); Pid is 0
+	// then: the browser has no Linux pid.
+	WindowsPid int
 }
 
 // Describe returns the facts of the launch.
