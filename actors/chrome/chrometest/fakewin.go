@@ -1,6 +1,7 @@
 package chrometest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,14 +86,26 @@ func (f *FakeWindows) TempProfiles() []string {
 	return found
 }
 
-// RunningPids lists the Windows pids the fake's process table shows running.
-func (f *FakeWindows) RunningPids() []string {
-	var out []string
+// FakeWinProc is a running process of the fake's Windows process table.
+type FakeWinProc struct {
+	WinPid, LinuxPid int
+	CommandLine      string
+}
+
+// Running lists the processes the fake's Windows process table shows
+// running.
+func (f *FakeWindows) Running() []FakeWinProc {
+	var out []FakeWinProc
 	entries, _ := filepath.Glob(filepath.Join(f.Drives, "c", ".fakewin", "procs", "*.json"))
 	for _, e := range entries {
 		data, err := os.ReadFile(e)
-		if err == nil && strings.Contains(string(data), `"Exited":false`) {
-			out = append(out, strings.TrimSuffix(filepath.Base(e), ".json"))
+		var p struct {
+			FakeWinProc
+			HostPid int
+			Exited  bool
+		}
+		if err == nil && json.Unmarshal(data, &p) == nil && !p.Exited && Alive(p.HostPid) {
+			out = append(out, p.FakeWinProc)
 		}
 	}
 	return out
