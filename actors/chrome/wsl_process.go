@@ -271,7 +271,7 @@ func (p *WindowsProcess) Describe() Facts { return p.Facts }
 // Identity names the browser by profile; it has no Linux pid to verify.
 func (p *WindowsProcess) Identity() BrowserIdentity {
 	_, headless := FlagValue(p.Args, "headless")
-	return BrowserIdentity{Exe: p.Browser.Path, UserDataDir: p.UserDataDir, Headless: headless}
+	return BrowserIdentity{Exe: p.Browser.Path, UserDataDir: p.UserDataDir, Headless: headless, WindowsPid: p.WindowsPid, Port: p.Port}
 }
 
 // Exited is closed when the browser has exited (or, attached, stopped answering).

@@ -223,3 +223,25 @@ func TestWSLBadInput(t *testing.T) {
 		}
 	})
 }
+
+// kill -9 of serve: its watchdog ends the Windows browser through
+// powershell.exe by its Windows pid, and removes the profile from %TEMP%.
+func TestWSLKillNineOfServeLeavesNothing(t *testing.T) {
+	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	stateDir := t.TempDir()
+	s := startServe(t, win.Env(), "--windows", "--state-dir", stateDir)
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	browser := onlyWindowsBrowser(t, win)
+	time.Sleep(300 * time.Millisecond) // the watchdog starts on Ready
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.done
+	s.done <- nil // for the cleanup
+	nothingLeftOnWindows(t, win)
+	if chrometest.Alive(browser.LinuxPid) {
+		t.Errorf("the browser's process %d still runs", browser.LinuxPid)
+	}
+	waitClean(t, browser.LinuxPid, s.cmd.Process.Pid, stateDir)
+}
