@@ -124,9 +124,9 @@ func (r *browserRun) watchHang() {
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelProbe = cancel
-	gen, ws := r.gen, r.facts.WSURL
+	gen, ws, reach := r.gen, r.facts.WSURL, r.facts.Reach
 	r.go_(func() any {
-		silent, hung := probeHang(ctx, ws, timeout)
+		silent, hung := probeHang(ctx, reach, ws, timeout)
 		return probeDone{gen: gen, silent: silent, hung: hung}
 	})
 }

@@ -244,7 +244,7 @@ func (r *browserRun) endpoint() Endpoint {
 	return Endpoint{
 		Instance: r.a.spec.Instance, Generation: r.gen, Pid: f.Pid, WSURL: f.WSURL, HostPort: f.HostPort,
 		UserDataDir: f.UserDataDir, TempProfile: f.TempProfile, TempDir: f.TempDir, Headless: r.opts.Headless,
-		Browser: f.Browser, Ownership: r.ownership(), Identity: r.identity,
+		Browser: f.Browser, Ownership: r.ownership(), Identity: r.identity, Reach: f.Reach,
 	}
 }
 

@@ -63,6 +63,9 @@ type Facts struct {
 	// WindowsPid is a Windows browser's pid (cdpvisor inside WSL); Pid is 0
 	// then: the browser has no Linux pid.
 	WindowsPid int
+	// Reach is how its debugging port is reached: nil directly, else
+	// through a helper (a Windows browser under WSL's NAT networking).
+	Reach Reach
 }
 
 // Describe returns the facts of the launch.

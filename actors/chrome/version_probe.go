@@ -20,11 +20,17 @@ func versionAnswers(ctx context.Context, hostPort string) bool {
 // readProduct asks /json/version and returns the version in its Browser
 // field ("HeadlessChrome/156.0.8078.79" gives 156.0.8078.79).
 func readProduct(ctx context.Context, hostPort string) (string, bool) {
+	return readProductVia(ctx, probeClient, hostPort)
+}
+
+// readProductVia is readProduct with client (a Reach's, for a browser
+// cdpvisor cannot dial).
+func readProductVia(ctx context.Context, client *http.Client, hostPort string) (string, bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+hostPort+"/json/version", nil)
 	if err != nil {
 		return "", false
 	}
-	resp, err := probeClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", false
 	}

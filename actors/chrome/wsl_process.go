@@ -40,8 +40,9 @@ type WindowsProcess struct {
 // Windows browser limits: a powershell.exe start costs a few hundred
 // milliseconds on Windows, and the debugging port is checked from WSL.
 const (
-	windowsReachWait = 3 * time.Second // after DevToolsActivePort, for 127.0.0.1:port to answer
-	windowsWaitStop  = 5 * time.Second // for the waiter to report a stopped browser's exit
+	windowsReachWait   = 10 * time.Second       // after DevToolsActivePort, for the port to answer either way
+	windowsDirectFirst = 300 * time.Millisecond // 127.0.0.1 alone, before the helper is tried too
+	windowsWaitStop    = 5 * time.Second        // for the waiter to report a stopped browser's exit
 )
 
 // ErrWindowsLoopback is a Windows browser whose debugging port WSL cannot
@@ -57,7 +58,7 @@ func StartOrAttachWindows(ctx context.Context, sys System, opts LaunchOptions, o
 	sys = sys.withDefaults()
 	mounts := WSLMounts(sys)
 	if opts.UserDataDir != "" {
-		if p, err := attachWindows(ctx, opts.Browser, opts.UserDataDir); err == nil {
+		if p, err := attachWindows(ctx, sys, opts.Browser, opts.UserDataDir); err == nil {
 			return p, nil
 		}
 	}
@@ -161,7 +162,8 @@ func (p *WindowsProcess) watch() error {
 }
 
 // awaitReady waits for the profile's DevToolsActivePort (read through the
-// drive mount), then for /json/version on 127.0.0.1:port as WSL sees it.
+// drive mount), then for /json/version on the port, directly or through
+// the Windows helper.
 func (p *WindowsProcess) awaitReady(ctx context.Context, timeout time.Duration) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -182,8 +184,19 @@ func (p *WindowsProcess) awaitReady(ctx context.Context, timeout time.Duration) 
 			return ctx.Err()
 		}
 	}
+	return p.awaitReach(ctx, timeout, deadline.C, tick.C)
+}
+
+// awaitReach decides, once per launch, how the port is reached: directly
+// on 127.0.0.1 (mirrored networking) when /json/version answers there,
+// otherwise through the Windows helper (NAT networking), tried once the
+// direct path has had windowsDirectFirst to answer.
+func (p *WindowsProcess) awaitReach(ctx context.Context, timeout time.Duration, deadline, tick <-chan time.Time) error {
+	started := time.Now()
 	reach := time.NewTimer(windowsReachWait)
 	defer reach.Stop()
+	helper := NewWindowsReach(p.ps)
+	var helperErr error
 	for {
 		if ws, err := browserWS(ctx, p.HostPort); err == nil {
 			p.WSURL = ws
@@ -192,13 +205,25 @@ func (p *WindowsProcess) awaitReady(ctx context.Context, timeout time.Duration) 
 			}
 			return nil
 		}
+		if time.Since(started) >= windowsDirectFirst {
+			client := HTTPClient(helper, nil)
+			ws, err := browserWSVia(ctx, client, p.HostPort)
+			if err == nil {
+				p.WSURL, p.Reach = ws, helper
+				if v, ok := readProductVia(ctx, client, p.HostPort); ok && v != "" {
+					p.Browser.Version = v
+				}
+				return nil
+			}
+			helperErr = err
+		}
 		select {
-		case <-tick.C:
+		case <-tick:
 		case <-p.exited:
 			return errExitedEarly
 		case <-reach.C:
-			return fmt.Errorf("%w: port %d answers nothing there (%s)", ErrWindowsLoopback, p.Port, reachHint(p.HostPort))
-		case <-deadline.C:
+			return fmt.Errorf("%w: port %d answers nothing there (%s), and not through the Windows helper either: %v", ErrWindowsLoopback, p.Port, reachHint(p.HostPort), helperErr)
+		case <-deadline:
 			return fmt.Errorf("%w after %s: /json/version on %s did not answer", errTimedOut, timeout, p.HostPort)
 		case <-ctx.Done():
 			return ctx.Err()
@@ -375,36 +400,54 @@ func (p *WindowsProcess) removeTemp() error {
 }
 
 // attachWindows connects to a Windows browser already running on the
-// profile (a Linux path through the drive mount) whose port WSL reaches.
-func attachWindows(ctx context.Context, browser Browser, profile string) (*WindowsProcess, error) {
+// profile (a Linux path through the drive mount): directly when WSL reaches
+// its port, else through the Windows helper when powershell.exe is there.
+func attachWindows(ctx context.Context, sys System, browser Browser, profile string) (*WindowsProcess, error) {
 	port, err := activePort(profile)
 	if err != nil {
 		return nil, err
 	}
 	hostPort := "127.0.0.1:" + strconv.Itoa(port)
+	var reach Reach
 	ws, err := browserWS(ctx, hostPort)
 	if err != nil {
-		return nil, fmt.Errorf("the Windows browser on %s (port %d) does not answer: %w", profile, port, err)
+		ps, psErr := wsl.FindPowerShell(sys.LookPath, sys.Exists, WSLMounts(sys))
+		if psErr != nil {
+			return nil, fmt.Errorf("the Windows browser on %s (port %d) does not answer: %w", profile, port, err)
+		}
+		reach = NewWindowsReach(ps)
+		if ws, err = browserWSVia(ctx, HTTPClient(reach, nil), hostPort); err != nil {
+			return nil, fmt.Errorf("the Windows browser on %s (port %d) does not answer, directly or through the Windows helper: %w", profile, port, err)
+		}
 	}
 	p := &WindowsProcess{
-		Facts:  Facts{Browser: browser, WSURL: ws, HostPort: hostPort, Port: port, UserDataDir: profile, Attached: true},
+		Facts:  Facts{Browser: browser, WSURL: ws, HostPort: hostPort, Port: port, UserDataDir: profile, Attached: true, Reach: reach},
 		exited: make(chan struct{}), stopPoll: make(chan struct{}), exitCode: -1,
 	}
 	go p.pollAttached()
 	return p, nil
 }
 
+// attachPollHelper is the liveness poll of an attached browser reached
+// through the helper: each poll starts a powershell.exe.
+const attachPollHelper = 2 * time.Second
+
 func (p *WindowsProcess) pollAttached() {
 	defer close(p.exited)
-	t := time.NewTicker(attachPoll)
+	every := attachPoll
+	if p.Reach != nil {
+		every = attachPollHelper
+	}
+	client := HTTPClient(p.Reach, probeClient)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-p.stopPoll:
 			return
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			alive := versionAnswers(ctx, p.HostPort)
+			ctx, cancel := context.WithTimeout(context.Background(), reachTimeout)
+			_, alive := readProductVia(ctx, client, p.HostPort)
 			cancel()
 			if !alive {
 				return

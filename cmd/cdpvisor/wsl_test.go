@@ -193,10 +193,11 @@ func TestWSLBadInput(t *testing.T) {
 		}
 		nothingLeftOnWindows(t, win)
 	})
-	t.Run("NAT networking", func(t *testing.T) {
+	t.Run("NAT networking, the helper failing", func(t *testing.T) {
 		win := chrometest.NewFakeWindows(t, fake)
-		s := startServe(t, append(win.Env(), "FAKEWIN_NAT=1"), "--windows", "--state-dir", t.TempDir())
-		if body := launchError(t, s.endpoint); !strings.Contains(body, "not reachable from WSL") || !strings.Contains(body, "networkingMode=mirrored") {
+		s := startServe(t, append(win.Env(), "FAKEWIN_NAT=1", "FAKEWIN_NORELAY=1"), "--windows", "--state-dir", t.TempDir())
+		if body := launchError(t, s.endpoint); !strings.Contains(body, "not reachable from WSL") || !strings.Contains(body, "networkingMode=mirrored") ||
+			!strings.Contains(body, "not through the Windows helper either") || !strings.Contains(body, "FAKEWIN_NORELAY") {
 			t.Errorf("answer: %s", body)
 		}
 		nothingLeftOnWindows(t, win)

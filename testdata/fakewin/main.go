@@ -19,6 +19,8 @@
 //	                --remote-debugging-address=127.0.0.2, so a browser is not
 //	                reachable on 127.0.0.1 (WSL's NAT networking)
 //	FAKEWIN_FAIL=1  every script fails (a broken powershell.exe)
+//	FAKEWIN_NORELAY=1  the helper scripts (http.ps1, relay.ps1) fail: NAT
+//	                networking with no way through
 package main
 
 import (
@@ -56,6 +58,9 @@ func main() {
 	w, err := newWindows()
 	if err != nil {
 		fail("fake powershell.exe: %v", err)
+	}
+	if os.Getenv("FAKEWIN_NORELAY") == "1" && (name == wsl.ScriptHTTP || name == wsl.ScriptRelay) {
+		fail("fake powershell.exe: %s failing as asked (FAKEWIN_NORELAY=1)", name)
 	}
 	run, ok := scripts[name]
 	if !ok {

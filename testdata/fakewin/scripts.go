@@ -25,6 +25,8 @@ var scripts = map[string]func(w *windows, p map[string]string) (string, error){
 	wsl.ScriptRemove:     remove,
 	wsl.ScriptActivePort: activePort,
 	wsl.ScriptEnv:        env,
+	wsl.ScriptHTTP:       httpRequest,
+	wsl.ScriptRelay:      relay,
 }
 
 func intParam(p map[string]string, name string) (int, error) {

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
 )
 
 const fakeWinPackage = "github.com/cdpvisor/cdpvisor/testdata/fakewin"
@@ -130,3 +133,32 @@ func buildFakeWin() (string, error) {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// Scripts lists the Linux pids of the fake powershell.exe processes now
+// running the named script (relay.ps1: the NAT helpers), anyone's.
+func (f *FakeWindows) Scripts(name string) []int {
+	exe := filepath.Join(f.BinDir, "powershell.exe")
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || zombie(pid) {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		args := strings.Split(string(raw), "\x00")
+		if err != nil || len(args) < 2 || args[0] != exe {
+			continue
+		}
+		for i, a := range args {
+			if strings.EqualFold(a, "-EncodedCommand") && i+1 < len(args) {
+				if text, err := wsl.DecodeCommand(args[i+1]); err == nil {
+					if got, _, err := wsl.ParseScript(text); err == nil && got == name {
+						out = append(out, pid)
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -24,6 +24,8 @@ const (
 	ScriptRemove     = "remove.ps1"
 	ScriptActivePort = "activeport.ps1"
 	ScriptEnv        = "env.ps1"
+	ScriptRelay      = "relay.ps1" // a browser websocket over stdio (NAT)
+	ScriptHTTP       = "http.ps1"  // one HTTP request to the browser (NAT)
 )
 
 // Param is one script parameter: a string or an int, set as a variable

@@ -63,7 +63,7 @@ func TestScriptRefuses(t *testing.T) {
 // every one is listed by its constant.
 func TestScriptsListed(t *testing.T) {
 	known := map[string]bool{ScriptStart: true, ScriptWait: true, ScriptStop: true, ScriptList: true,
-		ScriptTempDir: true, ScriptRemove: true, ScriptActivePort: true, ScriptEnv: true}
+		ScriptTempDir: true, ScriptRemove: true, ScriptActivePort: true, ScriptEnv: true, ScriptRelay: true, ScriptHTTP: true}
 	entries, err := fs.ReadDir(scriptFiles, "scripts")
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
+)
+
+// WSL's NAT networking, on the fake Windows side (FAKEWIN_NAT=1): the
+// browser listens on Windows' loopback only (127.0.0.2 here), so WSL's
+// 127.0.0.1 does not reach it; cdpvisor relays its CDP and /json through
+// helpers on the Windows side (relay.ps1, http.ps1). The fake browser,
+// because Chromium's new headless ignores --remote-debugging-address.
+func TestWSLServeNAT(t *testing.T) {
+	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	s := startServe(t, append(win.Env(), "FAKEWIN_NAT=1"), "--windows", "--state-dir", t.TempDir())
+	time.Sleep(300 * time.Millisecond)
+	if r := win.Running(); len(r) != 0 {
+		t.Fatalf("a Windows browser runs before any client: %+v", r)
+	}
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version) // the lazy launch, and /json through http.ps1
+	first := onlyWindowsBrowser(t, win)
+	if !strings.HasPrefix(version.WebSocketDebuggerURL, "ws://"+strings.TrimPrefix(s.endpoint, "http://")+"/devtools/browser/") {
+		t.Errorf("webSocketDebuggerUrl %s is not the endpoint's", version.WebSocketDebuggerURL)
+	}
+	port := debugPortOf(t, win)
+	if c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", port), time.Second); err == nil {
+		c.Close()
+		t.Fatalf("the browser's port %s answers on WSL's 127.0.0.1: not the NAT case", port)
+	}
+	var list []struct{ ID, WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/list", &list)
+	if len(list) == 0 || !strings.Contains(list[0].WebSocketDebuggerURL, strings.TrimPrefix(s.endpoint, "http://")) {
+		t.Errorf("/json/list through the helper: %+v", list)
+	}
+
+	// A Go CDP client through the endpoint, over relay.ps1.
+	cl := chrometest.DialCDP(t, version.WebSocketDebuggerURL)
+	if a := cl.Call(1, "Browser.getVersion", `{}`, ""); a.Error != nil {
+		t.Fatalf("Browser.getVersion: %s", a.Raw)
+	}
+	if h := win.Scripts(wsl.ScriptRelay); len(h) == 0 {
+		t.Errorf("no relay.ps1 helper runs while a client is connected")
+	}
+
+	// kill -9 of the browser: the client stays, its next request relaunches.
+	if err := syscall.Kill(first.LinuxPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); len(win.Running()) != 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the killed browser is still in the Windows process table")
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	if a := cl.Call(2, "Target.createTarget", `{"url":"about:blank"}`, ""); a.Error != nil {
+		t.Fatalf("Target.createTarget after kill -9 of the browser: %s", a.Raw)
+	}
+	second := onlyWindowsBrowser(t, win)
+	if second.WinPid == first.WinPid {
+		t.Fatalf("no new browser after the crash")
+	}
+
+	if err := s.stop(t); err != nil {
+		t.Fatalf("serve exited with %v after SIGTERM; stderr:\n%s", err, s.stderr.String())
+	}
+	nothingLeftOnWindows(t, win)
+	waitNoHelpers(t, win)
+	if chrometest.Alive(second.LinuxPid) {
+		t.Errorf("the browser's process %d still runs", second.LinuxPid)
+	}
+}
+
+// debugPortOf reads the port of the one browser on a temporary profile.
+func debugPortOf(t *testing.T, win *chrometest.FakeWindows) string {
+	t.Helper()
+	profiles := win.TempProfiles()
+	if len(profiles) != 1 {
+		t.Fatalf("temporary profiles %v, want one", profiles)
+	}
+	data, err := os.ReadFile(filepath.Join(profiles[0], "DevToolsActivePort"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSpace(port)
+}
+
+// waitNoHelpers waits until no NAT helper (relay.ps1) runs.
+func waitNoHelpers(t *testing.T, win *chrometest.FakeWindows) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		h := win.Scripts(wsl.ScriptRelay)
+		if len(h) == 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("NAT helpers (relay.ps1) still run: %v", h)
+		}
+	}
+}
