@@ -107,3 +107,47 @@ func waitNoHelpers(t *testing.T, win *chrometest.FakeWindows) {
 		}
 	}
 }
+
+// Real Chromium under NAT networking: the fake Windows side runs it in a
+// network namespace of its own (FAKEWIN_NAT=netns, which needs root), so
+// its 127.0.0.1 is not cdpvisor's; Puppeteer and Playwright drive it
+// through the endpoint and the helpers, across a kill -9 of the browser.
+func TestWSLServeNATRealClients(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("FAKEWIN_NAT=netns needs root for its network namespaces; TestWSLServeNAT covers NAT with the fake browser")
+	}
+	chromium := chrometest.Chromium(t)
+	chrometest.ClientsDir(t)
+	win := chrometest.NewFakeWindows(t, chromium)
+	s := startServe(t, append(win.Env(), "FAKEWIN_NAT=netns"), "--windows", "--state-dir", t.TempDir())
+	for _, script := range []string{"puppeteer_connect.mjs", "playwright_connect.mjs"} {
+		out, err := chrometest.NodeScript(t, 60*time.Second, script, s.endpoint)
+		if err != nil || !strings.Contains(out, `"result":2`) {
+			t.Fatalf("%s: %v: %s\nserve stderr:\n%s", script, err, out, s.stderr.String())
+		}
+	}
+	first := onlyWindowsBrowser(t, win)
+	port := debugPortOf(t, win)
+	if c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", port), time.Second); err == nil {
+		c.Close()
+		t.Fatalf("the browser's port %s answers on cdpvisor's 127.0.0.1: not the NAT case", port)
+	}
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	if err := syscall.Kill(first.LinuxPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	out, err := chrometest.NodeScript(t, 60*time.Second, "playwright_connect.mjs", version.WebSocketDebuggerURL)
+	if err != nil || !strings.Contains(out, `"result":2`) {
+		t.Fatalf("playwright after kill -9 of the Windows browser: %v: %s\nserve stderr:\n%s", err, out, s.stderr.String())
+	}
+	if second := onlyWindowsBrowser(t, win); second.WinPid == first.WinPid {
+		t.Fatalf("no new browser after the crash")
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatalf("serve exited with %v after SIGTERM", err)
+	}
+	nothingLeftOnWindows(t, win)
+	waitNoHelpers(t, win)
+}

@@ -83,6 +83,9 @@ func host(args []string) int {
 	winPid := winPid(os.Getpid())
 	logFile, _ := os.Create(filepath.Join(w.table, fmt.Sprintf("%d.log", winPid)))
 	cmd := exec.Command(spec.Exe, spec.Args...)
+	if w.netns {
+		cmd = isolated(spec.Exe, spec.Args)
+	}
 	cmd.Dir = path.Dir(spec.Exe)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

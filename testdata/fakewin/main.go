@@ -18,6 +18,11 @@
 //	FAKEWIN_NAT=1   Windows' loopback is not WSL's: programs started here get
 //	                --remote-debugging-address=127.0.0.2, so a browser is not
 //	                reachable on 127.0.0.1 (WSL's NAT networking)
+//	FAKEWIN_NAT=netns  every program started here runs in a network
+//	                namespace of its own (unshare -n; needs root), so any
+//	                browser, Chromium too, is unreachable from cdpvisor, and
+//	                the helpers dial inside the namespace of the program that
+//	                serves the port
 //	FAKEWIN_FAIL=1  every script fails (a broken powershell.exe)
 //	FAKEWIN_NORELAY=1  the helper scripts (http.ps1, relay.ps1) fail: NAT
 //	                networking with no way through

@@ -26,7 +26,7 @@ func (w *windows) windowsLoopback(u *url.URL) (*url.URL, error) {
 		return nil, fmt.Errorf("the fake Windows side reaches only its loopback, not %s", u.Host)
 	}
 	out := *u
-	if w.nat {
+	if w.nat && !w.netns {
 		out.Host = "127.0.0.2:" + u.Port()
 	}
 	return &out, nil
@@ -59,7 +59,7 @@ func httpRequest(w *windows, p map[string]string) (string, error) {
 			req.Header.Set(h, v)
 		}
 	}
-	client := &http.Client{Timeout: time.Duration(max(timeout, 1)) * time.Millisecond, Transport: &http.Transport{}}
+	client := &http.Client{Timeout: time.Duration(max(timeout, 1)) * time.Millisecond, Transport: &http.Transport{DialContext: w.dial}}
 	resp, err := client.Do(req)
 	if err != nil {
 		// As HttpWebRequest says it with no answer at all.
@@ -86,7 +86,7 @@ func relay(w *windows, p map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ws, _, err := (&websocket.Dialer{HandshakeTimeout: 10 * time.Second}).Dial(target.String(), http.Header{"Host": {u.Host}})
+	ws, _, err := (&websocket.Dialer{HandshakeTimeout: 10 * time.Second, NetDialContext: w.dial}).Dial(target.String(), http.Header{"Host": {u.Host}})
 	if err != nil {
 		return "", fmt.Errorf("cannot open the websocket %s: %v", p["Url"], err)
 	}

@@ -16,7 +16,8 @@ type windows struct {
 	mounts wsl.Mounts
 	user   string
 	table  string // the process table's directory
-	nat    bool
+	nat    bool   // Windows' loopback is 127.0.0.2
+	netns  bool   // each program has a network namespace of its own
 }
 
 func newWindows() (*windows, error) {
@@ -33,6 +34,7 @@ func newWindows() (*windows, error) {
 		user:   user,
 		table:  filepath.Join(drives, "c", ".fakewin", "procs"),
 		nat:    os.Getenv("FAKEWIN_NAT") == "1",
+		netns:  os.Getenv("FAKEWIN_NAT") == "netns",
 	}
 	return w, os.MkdirAll(w.table, 0o700)
 }
