@@ -80,7 +80,7 @@ func StartOrAttachWindows(ctx context.Context, sys System, opts LaunchOptions, o
 	if p.UserDataDir == "" {
 		// On the Windows side: Chrome on a profile in the Linux file system
 		// (\\wsl.localhost\…) is slow and its file locks are unreliable.
-		dir, err := ps.Run(ctx, wsl.ScriptTempDir, wsl.Param{Name: "Prefix", Value: fmt.Sprintf("%s%d-", TempPrefix, os.Getpid())})
+		dir, err := ps.Run(ctx, wsl.ScriptTempDir, wsl.Param{Name: "Prefix", Value: windowsTempPrefix(sys)})
 		if err != nil {
 			return nil, fmt.Errorf("create a temporary profile on the Windows side: %w", err)
 		}

@@ -1,6 +1,7 @@
 package chrometest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -161,4 +162,39 @@ func (f *FakeWindows) Scripts(name string) []int {
 		}
 	}
 	return out
+}
+
+// ChromeWindowsPath is where the fake's chrome.exe is, as Windows names it.
+const ChromeWindowsPath = `C:\Program Files\Google\Chrome\Application\chrome.exe`
+
+// StartChrome starts chrome.exe on the fake Windows side with args, as a
+// user would (start.ps1, outside cdpvisor), and returns its Windows pid;
+// the test's end stops it if it still runs.
+func (f *FakeWindows) StartChrome(t testing.TB, args ...string) int {
+	t.Helper()
+	out := f.RunScript(t, wsl.ScriptStart, wsl.Param{Name: "FilePath", Value: ChromeWindowsPath},
+		wsl.Param{Name: "ArgumentList", Value: wsl.CommandLine(args)}, wsl.Param{Name: "Hidden", Value: 1})
+	pid, err := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil {
+		t.Fatalf("start.ps1 printed %q", out)
+	}
+	t.Cleanup(func() {
+		f.RunScript(t, wsl.ScriptStop, wsl.Param{Name: "Id", Value: pid}, wsl.Param{Name: "TimeoutMs", Value: 5000})
+	})
+	return pid
+}
+
+// RunScript runs one of cdpvisor's scripts on the fake Windows side.
+func (f *FakeWindows) RunScript(t testing.TB, name string, params ...wsl.Param) string {
+	t.Helper()
+	cmd, err := wsl.PowerShell{Exe: filepath.Join(f.BinDir, "powershell.exe")}.Command(context.Background(), name, params...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), f.Env()...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("fake powershell.exe %s: %v", name, err)
+	}
+	return string(out)
 }
