@@ -268,26 +268,15 @@ func (p *WindowsProcess) browsersOnProfile() ([]int, error) {
 	return windowsBrowsersOn(p.ps, p.winProfile)
 }
 
-// windowsBrowsersOn lists the main browser processes (not their helpers)
-// whose --user-data-dir is profile, from Win32_Process.
+// windowsBrowsersOn lists the Windows pids of the main browser processes
+// (not their helpers) whose --user-data-dir is profile (a Windows path).
 func windowsBrowsersOn(ps wsl.PowerShell, profile string) ([]int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	procs, err := WindowsProcesses(ctx, ps)
-	if err != nil {
-		return nil, err
-	}
+	found, err := windowsBrowsersWithArgs(ps, profile)
 	var out []int
-	for _, wp := range procs {
-		args := wsl.SplitCommandLine(wp.CommandLine)
-		if helperProcess(args) {
-			continue
-		}
-		if dir, ok := FlagValue(args, "user-data-dir"); ok && pathKey("windows", strings.TrimRight(dir, `\`)) == pathKey("windows", strings.TrimRight(profile, `\`)) {
-			out = append(out, wp.ProcessId)
-		}
+	for _, b := range found {
+		out = append(out, b.ProcessId)
 	}
-	return out, nil
+	return out, err
 }
 
 // Describe returns the facts of the launch.

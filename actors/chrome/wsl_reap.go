@@ -112,7 +112,7 @@ func ReapWindows(sys System) []WindowsLeftover {
 		for _, wp := range procs {
 			args := wsl.SplitCommandLine(wp.CommandLine)
 			dir, ok := FlagValue(args, "user-data-dir")
-			if helperProcess(args) || !ok || pathKey("windows", strings.TrimRight(dir, `\`)) != pathKey("windows", win) {
+			if helperProcess(args) || !ok || !sameWindowsPath(dir, win) {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), StopGrace+10*time.Second)

@@ -34,6 +34,9 @@ type FakeWindows struct {
 	BinDir  string // holds powershell.exe
 	Chrome  string // the Linux path of the fake chrome.exe
 	Browser string // what chrome.exe runs
+	// ExtraEnv is added to Env (FAKEWIN_NAT=1, …), for cdpvisor and for
+	// what the test itself starts on the fake Windows side.
+	ExtraEnv []string
 }
 
 // NewFakeWindows builds the fake with a chrome.exe that runs browser (the
@@ -75,13 +78,13 @@ func (f *FakeWindows) TempDir() string {
 
 // Env is the environment of a cdpvisor inside the fake WSL.
 func (f *FakeWindows) Env() []string {
-	return []string{
+	return append([]string{
 		"CDPVISOR_DETECT_ROOT=" + f.Root,
 		"WSL_DISTRO_NAME=FakeDistro",
 		"FAKEWIN_DRIVES=" + f.Drives,
 		"FAKEWIN_USER=" + f.User,
 		"PATH=" + f.BinDir + string(os.PathListSeparator) + os.Getenv("PATH"),
-	}
+	}, f.ExtraEnv...)
 }
 
 // TempProfiles lists the cdpvisor directories in the Windows %TEMP%.
