@@ -38,7 +38,11 @@ func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOpti
 	if ch.UserDataDir != nil {
 		opts.UserDataDir = *ch.UserDataDir
 		if opts.UserDataDir != "" {
-			dir, err := chrome.ProfileDir(opts.UserDataDir)
+			profileDir := chrome.ProfileDir
+			if opts.Browser.Windows { // a C:\ path, through the drive mount
+				profileDir = func(p string) (string, error) { return chrome.WindowsProfileDir(chrome.HostSystem(), p) }
+			}
+			dir, err := profileDir(opts.UserDataDir)
 			if err != nil {
 				return opts, err
 			}

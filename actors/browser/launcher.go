@@ -62,7 +62,13 @@ func (chromium) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr f
 
 // AnyFamily resolves a browser of either family, for an instance not yet
 // created: its launcher follows from what was resolved (LauncherFor).
-func AnyFamily() Resolver { return anyFamily{sys: chrome.HostSystem()} }
+// preferWindows is serve's --windows: inside WSL, a browser type (and the
+// default) names the Windows install first.
+func AnyFamily(preferWindows bool) Resolver {
+	sys := chrome.HostSystem()
+	sys.PreferWindows = sys.PreferWindows || preferWindows
+	return anyFamily{sys: sys}
+}
 
 type anyFamily struct{ sys chrome.System }
 

@@ -108,14 +108,15 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 		Launch: chrome.LaunchOptions{
 			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs, ReadyTimeout: f.launchTimeout,
 		},
-		StateDir:     f.stateDir,
-		AllowOrigins: f.allowOrigins,
-		Version:      version,
-		WatchdogExe:  watchdogExe(),
-		HangTimeout:  f.hangTimeout,
-		IdleStop:     f.idleStop,
-		DownloadDir:  downloadDir,
-		Log:          log,
+		StateDir:      f.stateDir,
+		PreferWindows: f.windows,
+		AllowOrigins:  f.allowOrigins,
+		Version:       version,
+		WatchdogExe:   watchdogExe(),
+		HangTimeout:   f.hangTimeout,
+		IdleStop:      f.idleStop,
+		DownloadDir:   downloadDir,
+		Log:           log,
 	}, nil
 }
 
