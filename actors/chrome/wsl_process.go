@@ -341,9 +341,11 @@ func (p *WindowsProcess) Detach() {
 	})
 }
 
-// Stop ends a launched browser with Stop-Process by its Windows pid, waits
-// for its exit, then removes the temporary profile on the Windows side. An
-// attached one is only let go. Safe to call more than once.
+// Stop ends a launched browser as chrome.Process.Stop does on Linux:
+// Browser.close (SIGTERM's part) and up to the stop grace for its exit,
+// then Stop-Process -Force by its Windows pid (SIGKILL's), then removes the
+// temporary profile on the Windows side. An attached one is only let go.
+// Safe to call more than once.
 func (p *WindowsProcess) Stop() error {
 	p.stopOnce.Do(func() { p.stopErr = p.stop() })
 	return p.stopErr
@@ -355,9 +357,12 @@ func (p *WindowsProcess) stop() error {
 		<-p.exited
 		return nil
 	}
+	if p.waiter != nil && !p.WaitExit(0) && p.closeGracefully() {
+		return p.removeTemp()
+	}
 	if p.waiter != nil && !p.WaitExit(0) {
 		out, err := p.ps.Run(context.Background(), wsl.ScriptStop, wsl.Param{Name: "Id", Value: p.WindowsPid},
-			wsl.Param{Name: "TimeoutMs", Value: int(p.grace / time.Millisecond)})
+			wsl.Param{Name: "TimeoutMs", Value: int(windowsWaitStop / time.Millisecond)})
 		if err != nil {
 			return fmt.Errorf("stop the Windows browser (pid %d): %w; its profile %s was kept", p.WindowsPid, err, p.winProfile)
 		}
@@ -367,6 +372,19 @@ func (p *WindowsProcess) stop() error {
 		}
 	}
 	return p.removeTemp()
+}
+
+// closeGracefully asks the browser to close (CDP Browser.close) and
+// reports whether it exited within the stop grace, as SIGTERM is tried
+// before SIGKILL on Linux. A browser that cannot be asked is not waited for.
+func (p *WindowsProcess) closeGracefully() bool {
+	if p.WSURL == "" {
+		return false
+	}
+	if err := closeByCDP(p.WSURL, p.Reach); err != nil && !errors.Is(err, errCloseUnanswered) {
+		return false
+	}
+	return p.WaitExit(p.grace)
 }
 
 // removeTemp removes the temporary profile on the Windows side (Windows

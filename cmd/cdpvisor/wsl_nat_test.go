@@ -151,3 +151,36 @@ func TestWSLServeNATRealClients(t *testing.T) {
 	nothingLeftOnWindows(t, win)
 	waitNoHelpers(t, win)
 }
+
+// A graceful stop, as on Linux: SIGTERM of serve has the Windows browser
+// close itself (CDP Browser.close, through the helper under NAT: exit code
+// 0); one that answers nothing is ended by Stop-Process after the grace
+// (exit code 1, TerminateProcess's).
+func TestWSLGracefulStop(t *testing.T) {
+	for _, mode := range natModes {
+		for _, c := range []struct {
+			name string
+			args []string
+			code int
+		}{
+			{"Browser.close", nil, 0},
+			{"deaf browser", []string{"--hang-timeout", "0", "--browser-arg=--fake-hang"}, 1},
+		} {
+			t.Run(mode.name+"/"+c.name, func(t *testing.T) {
+				win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+				s := startServe(t, natEnv(win, mode.env), append([]string{"--windows", "--state-dir", t.TempDir()}, c.args...)...)
+				var version struct{ WebSocketDebuggerURL string }
+				getJSON(t, s.endpoint+"/json/version", &version)
+				b := onlyWindowsBrowser(t, win)
+				if err := s.stop(t); err != nil {
+					t.Fatalf("serve: %v\n%s", err, s.stderr.String())
+				}
+				nothingLeftOnWindows(t, win)
+				if code, ok := win.ExitCode(b.WinPid); !ok || code != c.code {
+					t.Errorf("the browser's exit: code %d (exited %v), want %d\n%s", code, ok, c.code, s.stderr.String())
+				}
+				waitNoHelpers(t, win)
+			})
+		}
+	}
+}

@@ -201,3 +201,18 @@ func (f *FakeWindows) RunScript(t testing.TB, name string, params ...wsl.Param) 
 	}
 	return string(out)
 }
+
+// ExitCode is the exit code the fake's Windows process table recorded for
+// winPid (0 after Browser.close, 1 after Stop-Process or a kill), and
+// whether it has exited.
+func (f *FakeWindows) ExitCode(winPid int) (int, bool) {
+	data, err := os.ReadFile(filepath.Join(f.Drives, "c", ".fakewin", "procs", fmt.Sprintf("%d.json", winPid)))
+	var p struct {
+		Exited   bool
+		ExitCode int
+	}
+	if err != nil || json.Unmarshal(data, &p) != nil || !p.Exited {
+		return 0, false
+	}
+	return p.ExitCode, true
+}
