@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("no browser for the bridge: %w", err)
 	}
-	cfg.Log.Info().Str("ownership", ep.Ownership).Str("userDataDir", ep.UserDataDir).Int("pid", ep.Pid).
+	cfg.Log.Info().Str("ownership", ep.Ownership).Str("userDataDir", ep.UserDataDir).Int("pid", ep.Pid).Int("windowsPid", ep.WindowsPid).
 		Int("resolvedDebugPort", ep.DebugPort()).Msg("bridge connected to its browser")
 	switch {
 	case cfg.Pipe != nil:

@@ -16,6 +16,7 @@ type Endpoint struct {
 	Instance    string
 	Generation  int
 	Pid         int
+	WindowsPid  int    // a Windows browser's (inside WSL); Pid is 0 then
 	WSURL       string // the browser's own websocket URL (changes every launch)
 	HostPort    string // the browser's debugging host:port
 	UserDataDir string
@@ -73,6 +74,7 @@ type Status struct {
 	State       string         `json:"state"`
 	Generation  int            `json:"generation"`
 	Pid         int            `json:"pid,omitempty"`
+	WindowsPid  int            `json:"windows_pid,omitempty"` // a Windows browser's (inside WSL)
 	Browser     chrome.Browser `json:"browser"`
 	Headless    bool           `json:"headless"`
 	UserDataDir string         `json:"user_data_dir,omitempty"`

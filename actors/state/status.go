@@ -66,7 +66,7 @@ func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorS
 				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port, DownloadDir: inst.DownloadDir}
 				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
 					is.Clients, is.Browser = h.Clients, h.Browser
-					if b := h.Browser; b != nil && b.StartedAt != nil && b.Pid != 0 {
+					if b := h.Browser; b != nil && b.Running() {
 						is.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
 					}
 				}

@@ -84,6 +84,13 @@ func TestWSLMCPNewInstanceIsAWindowsBrowser(t *testing.T) {
 	if !strings.Contains(string(status), "chrome.exe") {
 		t.Errorf("coordinator_status of the new instance: %s", status)
 	}
+	// The launch message names the default instance's Windows browser by
+	// its Windows pid.
+	m := p.request(t, 4, "tools/call", `{"name":"coordinator_launch_browser","arguments":{}}`)
+	text, _ := json.Marshal(m["result"])
+	if !strings.Contains(string(text), "Windows pid ") || !strings.Contains(string(text), `windows_pid`) {
+		t.Errorf("coordinator_launch_browser does not name the Windows pid: %s", text)
+	}
 	p.stdin.Close() // mcp exits on stdin EOF, stopping its browsers
 	<-p.done
 	nothingLeftOnWindows(t, win)
