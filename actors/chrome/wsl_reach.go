@@ -107,16 +107,20 @@ func (r WindowsReach) DialWebSocket(ctx context.Context, url string, limit int64
 	}()
 	wait := time.NewTimer(transport.HandshakeTimeout + reachTimeout)
 	defer wait.Stop()
+	read := false // the first message's reader has reported
 	select {
 	case err = <-first:
+		read = true
 	case <-wait.C:
 		err = errors.New("the Windows helper did not open the websocket in time")
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
 	if err != nil {
-		conn.Close(0, "")
-		<-first
+		conn.Close(0, "") // ends the helper, and with it a reader still waiting
+		if !read {
+			<-first
+		}
 		return nil, &transport.DialError{URL: url, Err: h.failure(err)}
 	}
 	_ = limit // the browser's messages are bounded by the pipe's own cap
