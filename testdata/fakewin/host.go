@@ -89,6 +89,9 @@ func host(args []string) int {
 	cmd.Dir = path.Dir(spec.Exe)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if w.netns {
+		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
+	}
 	if err := cmd.Start(); err != nil {
 		reply(0, fmt.Errorf("This command cannot be run due to the error: %v", err))
 		return 1

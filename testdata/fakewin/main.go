@@ -19,7 +19,7 @@
 //	                --remote-debugging-address=127.0.0.2, so a browser is not
 //	                reachable on 127.0.0.1 (WSL's NAT networking)
 //	FAKEWIN_NAT=netns  every program started here runs in a network
-//	                namespace of its own (unshare -n; needs root), so any
+//	                namespace of its own (CLONE_NEWNET; needs root), so any
 //	                browser, Chromium too, is unreachable from cdpvisor, and
 //	                the helpers dial inside the namespace of the program that
 //	                serves the port
@@ -39,6 +39,9 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == hostFlag {
 		os.Exit(host(os.Args[2:]))
+	}
+	if len(os.Args) > 2 && os.Args[1] == netnsFlag {
+		os.Exit(inNetns(os.Args[2:]))
 	}
 	if os.Getenv("FAKEWIN_FAIL") == "1" {
 		fail("fake powershell.exe: failing as asked (FAKEWIN_FAIL=1)")

@@ -8,24 +8,54 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
+// netnsFlag runs a program inside the fresh network namespace this process
+// was started in, once its loopback is up.
+const netnsFlag = "--fakewin-netns"
+
 // isolated is the command that runs exe in a network namespace of its own
-// with its loopback up (FAKEWIN_NAT=netns): nothing outside reaches its
-// 127.0.0.1, as WSL does not reach Windows' under NAT networking. unshare
-// and sh exec in turn, so the program keeps the command's pid.
+// (FAKEWIN_NAT=netns; the host adds CLONE_NEWNET): nothing outside reaches
+// its 127.0.0.1, as WSL does not reach Windows' under NAT networking. It
+// execs the program, which so keeps the command's pid.
 func isolated(exe string, args []string) *exec.Cmd {
-	ip := "ip"
-	for _, p := range []string{"/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"} {
-		if _, err := os.Stat(p); err == nil {
-			ip = p
-			break
-		}
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
 	}
-	script := ip + ` link set lo up && exec "$0" "$@"`
-	return exec.Command("unshare", append([]string{"-n", "--", "sh", "-c", script, exe}, args...)...)
+	return exec.Command(self, append([]string{netnsFlag, exe}, args...)...)
+}
+
+// inNetns brings the namespace's loopback up and execs args.
+func inNetns(args []string) int {
+	if err := loopbackUp(); err != nil {
+		fmt.Fprintf(os.Stderr, "fake Windows: bring up the loopback of a new network namespace: %v\n", err)
+		return 1
+	}
+	err := syscall.Exec(args[0], args, os.Environ())
+	fmt.Fprintf(os.Stderr, "fake Windows: %v\n", err)
+	return 1
+}
+
+// loopbackUp sets IFF_UP on lo (a new network namespace has it down).
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
 }
 
 // dial reaches addr on Windows' loopback: in netns mode, inside the
