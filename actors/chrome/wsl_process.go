@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // WindowsProcess is a Windows browser that cdpvisor, inside WSL, started
@@ -435,30 +436,62 @@ func attachWindows(ctx context.Context, sys System, browser Browser, profile str
 	return p, nil
 }
 
-// attachPollHelper is the liveness poll of an attached browser reached
-// through the helper: each poll starts a powershell.exe.
-const attachPollHelper = 2 * time.Second
-
+// pollAttached closes exited once the attached browser is gone, or when
+// Stop lets go of it. Reached directly, /json/version is asked every
+// attachPoll, as for a Linux browser; through the Windows helper, where each
+// request would start a powershell.exe, one websocket is held open instead
+// and its end is the browser's.
 func (p *WindowsProcess) pollAttached() {
 	defer close(p.exited)
-	every := attachPoll
 	if p.Reach != nil {
-		every = attachPollHelper
+		p.watchBySocket()
+		return
 	}
-	client := HTTPClient(p.Reach, probeClient)
-	t := time.NewTicker(every)
+	t := time.NewTicker(attachPoll)
 	defer t.Stop()
 	for {
 		select {
 		case <-p.stopPoll:
 			return
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), reachTimeout)
-			_, alive := readProductVia(ctx, client, p.HostPort)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			alive := versionAnswers(ctx, p.HostPort)
 			cancel()
 			if !alive {
 				return
 			}
 		}
 	}
+}
+
+// watchBySocket returns when the browser's websocket (through the helper)
+// ends, or when Stop lets go.
+func (p *WindowsProcess) watchBySocket() {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { // ends the dial if Stop comes first
+		select {
+		case <-p.stopPoll:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	defer cancel()
+	conn, err := DialWebSocket(ctx, p.Reach, p.WSURL, 1<<20)
+	if err != nil {
+		return
+	}
+	ended := make(chan struct{})
+	go func() { // owned: ends when conn closes
+		defer close(ended)
+		m := transport.NewMessage()
+		defer m.Release()
+		for conn.Read(m) == nil {
+		}
+	}()
+	select {
+	case <-ended:
+	case <-p.stopPoll:
+	}
+	conn.Close(1000, "")
+	<-ended
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -59,5 +60,38 @@ func TestWSLServeReusesTheBrowserOnItsProfile(t *testing.T) {
 				waitNoHelpers(t, win)
 			})
 		}
+	}
+}
+
+// An attached Windows browser that goes away is noticed, mirrored (by
+// polling /json/version) and NAT (its websocket through the helper ends):
+// the exit is recorded as gone, and no helper is left watching it.
+func TestWSLAttachedBrowserGoneIsNoticed(t *testing.T) {
+	for _, mode := range natModes {
+		t.Run(mode.name, func(t *testing.T) {
+			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+			if mode.env != "" {
+				win.ExtraEnv = []string{mode.env}
+			}
+			profile := `C:\Users\ann\my profile`
+			win.StartChrome(t, "--user-data-dir="+profile, "--remote-debugging-port=0", "--headless=new")
+			waitFile(t, filepath.Join(win.Drives, "c", "Users", "ann", "my profile", "DevToolsActivePort"))
+			s := startServe(t, win.Env(), "--windows", "--user-data-dir", profile, "--state-dir", t.TempDir())
+			var version struct{ WebSocketDebuggerURL string }
+			getJSON(t, s.endpoint+"/json/version", &version)
+			user := onlyWindowsBrowser(t, win)
+			if err := syscall.Kill(user.LinuxPid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			for end := time.Now().Add(10 * time.Second); !strings.Contains(s.stderr.String(), "cause=gone"); time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatalf("the attached browser's end was not noticed:\n%s", s.stderr.String())
+				}
+			}
+			waitNoHelpers(t, win)
+			if err := s.stop(t); err != nil {
+				t.Fatalf("serve: %v", err)
+			}
+		})
 	}
 }
