@@ -207,11 +207,10 @@ func (p *WindowsProcess) awaitReach(ctx context.Context, timeout time.Duration, 
 			return nil
 		}
 		if time.Since(started) >= windowsDirectFirst {
-			client := HTTPClient(helper, nil)
-			ws, err := browserWSVia(ctx, client, p.HostPort)
+			ws, v, err := readVersion(ctx, HTTPClient(helper, nil), p.HostPort)
 			if err == nil {
 				p.WSURL, p.Reach = ws, helper
-				if v, ok := readProductVia(ctx, client, p.HostPort); ok && v != "" {
+				if v != "" {
 					p.Browser.Version = v
 				}
 				return nil
