@@ -25,8 +25,11 @@ import (
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
 type CoordinatorConfig struct {
-	Port          int                  // the default instance's endpoint port (0 = any free port)
-	Launch        chrome.LaunchOptions // how the default instance launches its browser
+	Port   int                  // the default instance's endpoint port (0 = any free port)
+	Launch chrome.LaunchOptions // how the default instance launches its browser
+	// PreferWindows (--windows): inside WSL, the browsers that instances
+	// made later name by type (or leave to the default) are Windows ones.
+	PreferWindows bool
 	StateDir      string
 	AllowOrigins  []string
 	InstancePorts PortRange // ports for extra instances; zero: any free port

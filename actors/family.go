@@ -22,7 +22,7 @@ func (c *Coordinator) checkFamily(inst *Instance, change browser.Change) error {
 	if change.Browser == nil || strings.TrimSpace(*change.Browser) == "" {
 		return nil // "": the instance's launcher picks a browser of its family
 	}
-	b, err := browser.AnyFamily().Resolve(*change.Browser)
+	b, err := browser.AnyFamily(c.cfg.PreferWindows).Resolve(*change.Browser)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (c *Coordinator) InstanceOfFamily(ctx context.Context, change browser.Chang
 	if change.Browser == nil {
 		return nil, false, errors.New("no browser named")
 	}
-	b, err := browser.AnyFamily().Resolve(*change.Browser)
+	b, err := browser.AnyFamily(c.cfg.PreferWindows).Resolve(*change.Browser)
 	if err != nil {
 		return nil, false, err
 	}

@@ -40,7 +40,7 @@ var ErrUnknownInstance = errors.New("unknown instance")
 func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*Instance, error) {
 	req.Change.UserDataDir = nil
 	// A new instance may be of either family; its launcher follows.
-	launch, err := req.Change.Apply(c.cfg.Launch, browser.AnyFamily())
+	launch, err := req.Change.Apply(c.cfg.Launch, browser.AnyFamily(c.cfg.PreferWindows))
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func (c *Coordinator) LaunchBrowser(ctx context.Context, ref string, change brow
 		return Relaunched{}, err
 	}
 	n := c.reconnectClients(ctx, inst, "the browser was switched")
-	progress.say(fmt.Sprintf("ready: %s, generation %d, pid %d", ep.Browser.Path, ep.Generation, ep.Pid))
+	progress.say(fmt.Sprintf("ready: %s, generation %d, %s", ep.Browser.Path, ep.Generation, ep.PidText()))
 	return relaunched(inst, ep, n), nil
 }
 
@@ -123,7 +123,7 @@ func (c *Coordinator) RestartBrowser(ctx context.Context, ref string, force bool
 		return Relaunched{}, err
 	}
 	n := c.reconnectClients(ctx, inst, "the browser was restarted")
-	progress.say(fmt.Sprintf("ready: generation %d, pid %d", ep.Generation, ep.Pid))
+	progress.say(fmt.Sprintf("ready: generation %d, %s", ep.Generation, ep.PidText()))
 	return relaunched(inst, ep, n), nil
 }
 

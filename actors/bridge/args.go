@@ -24,6 +24,9 @@ type Args struct {
 	Coordinator bool   // --coordinator or CDPVISOR_COORDINATOR=auto
 	Browser     string // --browser or CDPVISOR_BROWSER: the real browser to launch
 	Install     string // --install DIR: create DIR/chrome and exit
+	// Windows: --windows or CDPVISOR_WINDOWS=1; inside WSL, the real
+	// browser is a Windows one.
+	Windows bool
 	// DownloadDir: --download-dir or CDPVISOR_DOWNLOAD_DIR; where the
 	// downloads of a browser of the bridge's own land ("": the default).
 	DownloadDir string
@@ -48,6 +51,7 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 		a.HangTimeout = d
 	}
 	a.Coordinator = strings.EqualFold(getenv("CDPVISOR_COORDINATOR"), "auto")
+	a.Windows = getenv("CDPVISOR_WINDOWS") == "1"
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		name, value, hasValue, isFlag := chrome.SplitFlag(arg)
@@ -94,6 +98,8 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 			}
 		case "coordinator":
 			a.Coordinator = true
+		case "windows":
+			a.Windows = true
 		case "browser":
 			a.Browser, err = own()
 		case "install":

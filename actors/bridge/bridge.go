@@ -57,18 +57,18 @@ func Run(ctx context.Context, cfg Config) error {
 	watch := func(c transport.Conn) transport.Conn { return c }
 	if source == nil {
 		if a.UserDataDir != "" {
-			dir, err := chrome.ProfileDir(a.UserDataDir)
+			dir, err := profileDir(cfg.Browser, a.UserDataDir)
 			if err != nil {
 				return err
 			}
 			a.UserDataDir = dir
 		}
-		if err := checkProfileMode(a); err != nil {
+		if err := checkProfileMode(a, cfg.Browser); err != nil {
 			return err
 		}
 		keep := !a.Headless && a.UserDataDir != ""
 		spec := browser.Spec{
-			Instance: "bridge", KeepOnShutdown: keep, HangTimeout: a.HangTimeout, Log: cfg.Log,
+			Instance: "bridge", KeepOnShutdown: keep, HangTimeout: a.HangTimeout, Log: cfg.Log, Launcher: browser.LauncherFor(cfg.Browser),
 			Launch: chrome.LaunchOptions{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
 				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort},
 		}
@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("no browser for the bridge: %w", err)
 	}
-	cfg.Log.Info().Str("ownership", ep.Ownership).Str("userDataDir", ep.UserDataDir).Int("pid", ep.Pid).
+	cfg.Log.Info().Str("ownership", ep.Ownership).Str("userDataDir", ep.UserDataDir).Int("pid", ep.Pid).Int("windowsPid", ep.WindowsPid).
 		Int("resolvedDebugPort", ep.DebugPort()).Msg("bridge connected to its browser")
 	switch {
 	case cfg.Pipe != nil:
@@ -171,21 +171,54 @@ func newDownloads(dir string, b *browser.Actor, log zerolog.Logger) (*downloads.
 
 // checkProfileMode refuses a headless run on a profile a headed browser
 // holds, and the other way round: one profile, one browser, one mode.
-func checkProfileMode(a Args) error {
+func checkProfileMode(a Args, b chrome.Browser) error {
 	if a.UserDataDir == "" {
 		return nil
 	}
-	running, err := chrome.BrowsersUnder(a.UserDataDir)
+	running, err := browsersOn(b, a.UserDataDir)
 	if err != nil || len(running) == 0 {
 		return nil
 	}
-	_, headless := chrome.FlagValue(running[0].Args, "headless")
+	_, headless := chrome.FlagValue(running[0].args, "headless")
 	if headless == a.Headless {
 		return nil
 	}
 	mode := map[bool]string{true: "headless", false: "headed"}
-	return fmt.Errorf("%w: a %s browser (pid %d) runs on %s and this run asks for %s; close it, or run the tool %s too",
-		ErrProfileMode, mode[headless], running[0].Pid, a.UserDataDir, mode[a.Headless], mode[headless])
+	return fmt.Errorf("%w: a %s browser (%s) runs on %s and this run asks for %s; close it, or run the tool %s too",
+		ErrProfileMode, mode[headless], running[0].pid, a.UserDataDir, mode[a.Headless], mode[headless])
+}
+
+// runningBrowser is a browser found on a profile.
+type runningBrowser struct {
+	pid  string // "pid N", or "Windows pid N"
+	args []string
+}
+
+// browsersOn lists the browsers running on profile: Linux processes, or
+// for a Windows browser (inside WSL) Windows ones through powershell.exe.
+func browsersOn(b chrome.Browser, profile string) ([]runningBrowser, error) {
+	var out []runningBrowser
+	if b.Windows {
+		found, err := chrome.WindowsBrowsersOn(chrome.HostSystem(), profile)
+		for _, p := range found {
+			out = append(out, runningBrowser{pid: fmt.Sprintf("Windows pid %d", p.ProcessId), args: p.Args})
+		}
+		return out, err
+	}
+	found, err := chrome.BrowsersUnder(profile)
+	for _, p := range found {
+		out = append(out, runningBrowser{pid: fmt.Sprintf("pid %d", p.Pid), args: p.Args})
+	}
+	return out, err
+}
+
+// profileDir is the profile as the launch takes it: a Windows browser's
+// may be given as a Windows path (C:\Users\ann\prof).
+func profileDir(b chrome.Browser, p string) (string, error) {
+	if b.Windows {
+		return chrome.WindowsProfileDir(chrome.HostSystem(), p)
+	}
+	return chrome.ProfileDir(p)
 }
 
 func newUUID() string {

@@ -38,7 +38,11 @@ func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOpti
 	if ch.UserDataDir != nil {
 		opts.UserDataDir = *ch.UserDataDir
 		if opts.UserDataDir != "" {
-			dir, err := chrome.ProfileDir(opts.UserDataDir)
+			profileDir := chrome.ProfileDir
+			if opts.Browser.Windows { // a C:\ path, through the drive mount
+				profileDir = func(p string) (string, error) { return chrome.WindowsProfileDir(chrome.HostSystem(), p) }
+			}
+			dir, err := profileDir(opts.UserDataDir)
 			if err != nil {
 				return opts, err
 			}
@@ -65,8 +69,8 @@ const RestartGuard = 5 * time.Second
 // ErrRestartRefused is the lifecycle-thrash guard's answer.
 var ErrRestartRefused = errors.New("restart refused")
 
-func restartRefused(gen, pid int, age time.Duration) error {
-	return fmt.Errorf("%w: the browser (generation %d, pid %d) started %s ago and is running; "+
+func restartRefused(gen int, pid string, age time.Duration) error {
+	return fmt.Errorf("%w: the browser (generation %d, %s) started %s ago and is running; "+
 		"a restart this soon rarely fixes an error (lifecycle thrash). Retry the failing call first, "+
 		"or call coordinator_restart_browser with force: true", ErrRestartRefused, gen, pid, age.Round(100*time.Millisecond))
 }

@@ -62,7 +62,13 @@ func (chromium) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr f
 
 // AnyFamily resolves a browser of either family, for an instance not yet
 // created: its launcher follows from what was resolved (LauncherFor).
-func AnyFamily() Resolver { return anyFamily{sys: chrome.HostSystem()} }
+// preferWindows is serve's --windows: inside WSL, a browser type (and the
+// default) names the Windows install first.
+func AnyFamily(preferWindows bool) Resolver {
+	sys := chrome.HostSystem()
+	sys.PreferWindows = sys.PreferWindows || preferWindows
+	return anyFamily{sys: sys}
+}
 
 type anyFamily struct{ sys chrome.System }
 
@@ -70,6 +76,9 @@ func (a anyFamily) Resolve(want string) (chrome.Browser, error) { return chrome.
 
 // LauncherFor is the launcher of b's family.
 func LauncherFor(b chrome.Browser) Launcher {
+	if b.Windows {
+		return Windows()
+	}
 	if b.Protocol() == chrome.ProtocolBiDi {
 		return Firefox()
 	}

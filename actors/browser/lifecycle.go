@@ -58,7 +58,7 @@ func (r *browserRun) handleReport(m any) {
 	case probeDone:
 		r.workers--
 		if m.hung && m.gen == r.gen && r.machine.Is(fsm.BrowserRunning) {
-			r.log.Warn().Int("pid", r.facts.Pid).Dur("silent", m.silent).Dur("hangTimeout", r.a.spec.HangTimeout).
+			pidFields(r.log.Warn(), r.facts).Dur("silent", m.silent).Dur("hangTimeout", r.a.spec.HangTimeout).
 				Msg("the browser answered nothing for the hang timeout: it is hung; ending its process group")
 			r.lose(ExitRecord{At: time.Now(), Generation: r.gen, Cause: CauseHung}, fsm.BrowserHang)
 		}
@@ -125,12 +125,12 @@ func (r *browserRun) watchHang() {
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelProbe = cancel
-	gen, ws, ask := r.gen, r.facts.WSURL, probeRequestCDP
+	gen, ws, reach, ask := r.gen, r.facts.WSURL, r.facts.Reach, probeRequestCDP
 	if r.facts.Browser.Protocol() == chrome.ProtocolBiDi {
 		ask = probeRequestBiDi
 	}
 	r.go_(func() any {
-		silent, hung := probeHang(ctx, ws, ask, timeout)
+		silent, hung := probeHang(ctx, reach, ws, ask, timeout)
 		return probeDone{gen: gen, silent: silent, hung: hung}
 	})
 }
@@ -159,7 +159,7 @@ func (r *browserRun) idleElapsed() {
 		r.armIdle()
 		return
 	}
-	r.log.Info().Int("pid", r.facts.Pid).Dur("idle", idleFor).Str("reason", "idle stop: no client connection and no demand").
+	pidFields(r.log.Info(), r.facts).Dur("idle", idleFor).Str("reason", "idle stop: no client connection and no demand").
 		Msg("stopping the idle browser")
 	r.stopCause = CauseIdle
 	r.beginStop()
@@ -183,7 +183,7 @@ func (r *browserRun) watchExit() {
 // exited handles an unplanned exit: record it, tell subscribers, clean up.
 func (r *browserRun) exited() {
 	rec := r.crashRecord(r.proc, r.gen)
-	r.log.Warn().Int("pid", r.facts.Pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
+	pidFields(r.log.Warn(), r.facts).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
 		Msg("browser exited unexpectedly")
 	r.lose(rec, fsm.BrowserExit)
 }
@@ -254,7 +254,7 @@ func (r *browserRun) beginStop() {
 const dyingGrace = 500 * time.Millisecond
 
 func (r *browserRun) stopped(m stopDone) {
-	pid, proc := r.facts.Pid, r.proc
+	facts, pid, proc := r.facts, r.facts.Pid, r.proc
 	r.proc = nil
 	if m.err != nil {
 		r.log.Error().Err(m.err).Msg("browser cleanup")
@@ -263,7 +263,7 @@ func (r *browserRun) stopped(m stopDone) {
 	r.stopCause = ""
 	if m.died {
 		rec = r.crashRecord(proc, m.gen)
-		r.log.Warn().Int("pid", pid).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
+		pidFields(r.log.Warn(), facts).Str("cause", rec.Cause).Str("signal", rec.Signal).Interface("code", rec.Code).
 			Msg("browser exited unexpectedly before it was stopped")
 	}
 	r.lastExit = &rec
@@ -300,7 +300,7 @@ func (r *browserRun) shutdown() {
 		r.relaunch = false
 		if r.a.spec.KeepOnShutdown || r.facts.Attached {
 			r.proc.Detach()
-			r.log.Info().Int("pid", r.facts.Pid).Str("ownership", r.ownership()).Msg("browser left running")
+			pidFields(r.log.Info(), r.facts).Str("ownership", r.ownership()).Msg("browser left running")
 		} else {
 			r.beginStop()
 		}

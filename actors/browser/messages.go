@@ -1,11 +1,14 @@
 package browser
 
 import (
+	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // Endpoint is a running browser as its subscribers and callers see it.
@@ -13,6 +16,7 @@ type Endpoint struct {
 	Instance    string
 	Generation  int
 	Pid         int
+	WindowsPid  int    // a Windows browser's (inside WSL); Pid is 0 then
 	WSURL       string // the browser's own websocket URL (changes every launch)
 	HostPort    string // the browser's debugging host:port
 	UserDataDir string
@@ -22,6 +26,21 @@ type Endpoint struct {
 	Browser     chrome.Browser
 	Ownership   string                 // "launched" or "attached"
 	Identity    chrome.BrowserIdentity // tells this browser from a later process with its pid
+	// Reach is how the browser's port is reached: nil directly, else
+	// through a helper (a Windows browser under WSL's NAT networking).
+	Reach chrome.Reach
+}
+
+// Dial opens one of the browser's websockets (url as the browser names
+// it), directly or through the endpoint's Reach.
+func (e Endpoint) Dial(ctx context.Context, url string, limit int64) (transport.Conn, error) {
+	return chrome.DialWebSocket(ctx, e.Reach, url, limit)
+}
+
+// HTTPClient is the client for the browser's /json surface: direct, or
+// through the endpoint's Reach.
+func (e Endpoint) HTTPClient(direct *http.Client) *http.Client {
+	return chrome.HTTPClient(e.Reach, direct)
 }
 
 // DebugPort is the port of the browser's debugging endpoint (0 if unknown).
@@ -55,6 +74,7 @@ type Status struct {
 	State       string         `json:"state"`
 	Generation  int            `json:"generation"`
 	Pid         int            `json:"pid,omitempty"`
+	WindowsPid  int            `json:"windows_pid,omitempty"` // a Windows browser's (inside WSL)
 	Browser     chrome.Browser `json:"browser"`
 	Headless    bool           `json:"headless"`
 	UserDataDir string         `json:"user_data_dir,omitempty"`

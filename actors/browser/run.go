@@ -72,7 +72,7 @@ func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
 			ev = ev.Str("userDataDir", dir)
 		}
 		if r.proc != nil {
-			ev = ev.Int("pid", r.facts.Pid).Int("resolvedDebugPort", r.facts.Port)
+			ev = pidFields(ev, r.facts).Int("resolvedDebugPort", r.facts.Port)
 		}
 		ev.Msg("browser state")
 	})
@@ -140,7 +140,7 @@ func (r *browserRun) handle(m any) {
 		r.relaunchWith(&opts, m.reply)
 	case restartBrowser:
 		if age := time.Since(r.startedAt); !m.force && r.machine.Is(fsm.BrowserRunning) && age < RestartGuard {
-			m.reply <- launchResult{err: restartRefused(r.gen, r.facts.Pid, age)}
+			m.reply <- launchResult{err: restartRefused(r.gen, PidText(r.facts.Pid, r.facts.WindowsPid), age)}
 			return
 		}
 		r.relaunchWith(nil, m.reply)
@@ -242,9 +242,9 @@ func (r *browserRun) publish(ev Event) { publish(r.subscribers, ev, r.log) }
 func (r *browserRun) endpoint() Endpoint {
 	f := r.facts
 	return Endpoint{
-		Instance: r.a.spec.Instance, Generation: r.gen, Pid: f.Pid, WSURL: f.WSURL, HostPort: f.HostPort,
+		Instance: r.a.spec.Instance, Generation: r.gen, Pid: f.Pid, WindowsPid: f.WindowsPid, WSURL: f.WSURL, HostPort: f.HostPort,
 		UserDataDir: f.UserDataDir, TempProfile: f.TempProfile, TempDir: f.TempDir, Headless: r.opts.Headless,
-		Browser: f.Browser, Ownership: r.ownership(), Identity: r.identity,
+		Browser: f.Browser, Ownership: r.ownership(), Identity: r.identity, Reach: f.Reach,
 	}
 }
 
@@ -258,6 +258,7 @@ func (r *browserRun) status() Status {
 		started := r.startedAt
 		s.Browser, s.Headless = r.facts.Browser, r.opts.Headless // the version of what runs
 		s.Pid, s.UserDataDir, s.TempProfile, s.DebugPort, s.StartedAt = r.facts.Pid, r.facts.UserDataDir, r.facts.TempProfile, r.facts.Port, &started
+		s.WindowsPid = r.facts.WindowsPid
 	}
 	if r.machine.Is(fsm.BrowserIdle) && r.backoff.holds(next, time.Now()) {
 		at := r.backoff.next

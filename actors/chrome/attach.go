@@ -96,11 +96,16 @@ func activePort(profile string) (int, error) {
 
 // browserWS asks /json/version for the browser websocket URL.
 func browserWS(ctx context.Context, hostPort string) (string, error) {
+	return browserWSVia(ctx, probeClient, hostPort)
+}
+
+// browserWSVia is browserWS with client.
+func browserWSVia(ctx context.Context, client *http.Client, hostPort string) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+hostPort+"/json/version", nil)
 	if err != nil {
 		return "", err
 	}
-	resp, err := probeClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", err
 	}

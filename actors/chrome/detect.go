@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
 )
 
 // BrowserType is a browser product: the Chromium family, or Firefox.
@@ -47,6 +49,10 @@ type Browser struct {
 	// Source says how it was found: system, path, cdpvisor, playwright,
 	// puppeteer or user (see the Source constants).
 	Source string `json:"source,omitempty"`
+	// Windows marks a Windows browser seen from WSL: Path is where the drive
+	// mount shows it (/mnt/c/…/chrome.exe); it is started and stopped
+	// through powershell.exe.
+	Windows bool `json:"windows,omitempty"`
 }
 
 // System is what detection reads of the machine, so tests can fake
@@ -61,14 +67,26 @@ type System struct {
 	// type that is a symlink to an already found file.
 	EvalSymlinks func(path string) (string, error)
 	// ReadFile reads a small file (a Firefox's application.ini, a launcher
-	// script): Detect tells two launchers of one Firefox apart by it, and
-	// ReadVersion reads Firefox's version without running it.
+	// script, /proc/version, /etc/wsl.conf): Detect tells two launchers of
+	// one Firefox apart by it, ReadVersion reads Firefox's version without
+	// running it, and WSL is recognised by it.
 	ReadFile func(path string) ([]byte, error)
 	HomeDir  string
 	// Root, when set, is prepended to the fixed system locations (/usr/bin,
-	// /opt, /Applications), as if the machine's file system started there:
-	// a test or a by-hand check hides the installed browsers with it.
+	// /opt, /Applications; under WSL /proc, /etc/wsl.conf and the drive
+	// mounts), as if the machine's file system started there: a test or a
+	// by-hand check hides the installed browsers with it.
 	Root string
+	// IsDir says a directory exists (WSL detection, the drive mounts).
+	IsDir func(path string) bool
+	// PreferWindows (--windows, CDPVISOR_WINDOWS=1) makes Resolve pick
+	// only Windows browsers under WSL; otherwise a Linux install of a type
+	// comes before the Windows one.
+	PreferWindows bool
+	// WindowsLocalAppData, when set, asks Windows for the user's
+	// LocalAppData (C:\Users\<name>\AppData\Local), for when the drive mount
+	// holds several users.
+	WindowsLocalAppData func() (string, error)
 }
 
 // withDefaults replaces nil funcs so a partly filled System cannot panic.
@@ -84,6 +102,9 @@ func (sys System) withDefaults() System {
 	}
 	if sys.ReadFile == nil {
 		sys.ReadFile = func(p string) ([]byte, error) { return nil, fs.ErrNotExist }
+	}
+	if sys.IsDir == nil {
+		sys.IsDir = func(string) bool { return false }
 	}
 	if sys.LookPath == nil {
 		sys.LookPath = func(name string) (string, error) {
@@ -130,7 +151,7 @@ func Detect(sys System) []Browser {
 				seenTarget[tk] = true
 			}
 		}
-		b := Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source}
+		b := Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source, Windows: c.Windows}
 		if c.Type == Firefox && installs.seen(sys, c, &b, found) {
 			continue
 		}
@@ -171,20 +192,39 @@ func Resolve(sys System, want string) (Browser, error) {
 	want = strings.TrimSpace(want)
 	if want == "" {
 		for _, b := range Detect(sys) {
-			if b.Protocol() == ProtocolCDP {
+			if b.Protocol() == ProtocolCDP && b.Windows == sys.PreferWindows {
 				return b, nil
 			}
 		}
-		return Browser{}, &NotFoundError{GOOS: sys.GOOS, Searched: searchedPlaces(sys)}
+		if !sys.PreferWindows {
+			for _, b := range Detect(sys) { // under WSL, a Windows one will do
+				if b.Protocol() == ProtocolCDP {
+					return b, nil
+				}
+			}
+		}
+		return Browser{}, &NotFoundError{GOOS: sys.GOOS, Searched: searchedPlaces(sys), Windows: sys.PreferWindows}
 	}
 	if t, ok := parseBrowserType(want); ok {
 		found := Detect(sys)
 		for _, b := range found {
-			if b.Type == t {
+			if b.Type == t && b.Windows == sys.PreferWindows {
 				return b, nil
 			}
 		}
-		return Browser{}, &NotFoundError{Want: string(t), Found: found, GOOS: sys.GOOS, Searched: searchedPlaces(sys)}
+		for _, b := range found {
+			if b.Type == t && !sys.PreferWindows {
+				return b, nil
+			}
+		}
+		return Browser{}, &NotFoundError{Want: string(t), Found: found, GOOS: sys.GOOS, Searched: searchedPlaces(sys), Windows: sys.PreferWindows}
+	}
+	if sys.GOOS == "linux" && wsl.IsWindowsPath(want) {
+		p, err := WSLMounts(sys).ToLinux(want)
+		if err != nil {
+			return Browser{}, fmt.Errorf("--browser %s: %w", want, err)
+		}
+		return resolvePath(sys, p)
 	}
 	if hasPathSeparator(sys.GOOS, want) || sys.Exists(want) {
 		return resolvePath(sys, want)
@@ -240,11 +280,12 @@ func resolvePath(sys System, p string) (Browser, error) {
 		// A known install location keeps its name and channel (Chromium on
 		// Windows is also chrome.exe).
 		if !c.viaPATH && pathKey(sys.GOOS, c.Path) == pathKey(sys.GOOS, p) {
-			return Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source}, nil
+			return Browser{Name: c.Name, Type: c.Type, Path: p, Channel: c.Channel, Source: c.Source, Windows: c.Windows}, nil
 		}
 	}
 	t := guessType(sys, p)
-	return Browser{Name: browserNames[t], Type: t, Path: p, Source: SourceUser}, nil
+	// On Linux a .exe can only be a Windows program, run through WSL.
+	return Browser{Name: browserNames[t], Type: t, Path: p, Source: SourceUser, Windows: sys.GOOS == "linux" && isExe(p)}, nil
 }
 
 // guessType names a user-given executable by its file name.
@@ -343,6 +384,7 @@ type NotFoundError struct {
 	Found    []Browser // what is installed instead
 	GOOS     string    // for the install hint
 	Searched []string  // directories searched, for the message
+	Windows  bool      // only a Windows browser would do (--windows)
 }
 
 func (e *NotFoundError) Error() string {
@@ -356,6 +398,9 @@ func (e *NotFoundError) Error() string {
 			wantName = browserNames[t]
 		}
 		fmt.Fprintf(&b, "%s (%s) is not installed", wantName, strings.ToLower(e.Want))
+	}
+	if e.Windows {
+		b.WriteString(" on the Windows side (--windows / CDPVISOR_WINDOWS=1 asks for a Windows browser; found none under the WSL drive mount's Program Files or LocalAppData)")
 	}
 	if len(e.Found) > 0 {
 		b.WriteString("; found: ")

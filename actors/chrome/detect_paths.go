@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
 )
 
 // Where a detected browser came from (Browser.Source).
@@ -40,6 +42,7 @@ type candidate struct {
 	Name    string // overrides the type's product name
 	viaPATH bool
 	shell   bool // chrome-headless-shell: headless only, so chosen last
+	Windows bool // a Windows install seen from WSL
 }
 
 // sysAt and onPATH are shorthands for the tables below.
@@ -205,6 +208,9 @@ func candidates(sys System) []candidate {
 		}
 		list = append(list, linuxCommands...)
 		list = append(list, linuxFirefoxCommands...)
+		if InWSL(sys) {
+			list = append(list, wslCandidates(sys)...)
+		}
 	}
 	list = append(list, cacheCandidates(sys)...)
 	for i := range list {
@@ -219,6 +225,9 @@ func candidates(sys System) []candidate {
 		}
 		if a.shell != b.shell {
 			return b.shell
+		}
+		if a.Windows != b.Windows { // a type's Linux installs first; see PreferWindows
+			return b.Windows
 		}
 		return channelRank(a.Channel) < channelRank(b.Channel)
 	})
@@ -298,6 +307,12 @@ func searchedPlaces(sys System) []string {
 			add(path.Dir(rooted(sys, c.Path)))
 		}
 		add("$PATH")
+		if InWSL(sys) {
+			c := path.Join(wsl.DriveRoot(wslMachine(sys)), "c")
+			add(path.Join(c, "Program Files"))
+			add(path.Join(c, "Program Files (x86)"))
+			add(path.Join(c, "Users", "*", "AppData", "Local"))
+		}
 	}
 	for _, c := range cacheRoots(sys) {
 		add(c.dir)

@@ -18,6 +18,7 @@ const (
 	CauseNoDisplay      Cause = "no_display"       // headed launch without an X server
 	CauseSocketPathLong Cause = "socket_path_long" // $TMPDIR too long for Chromium's sockets
 	CauseCancelled      Cause = "cancelled"        // the launch was called off (stop or shutdown)
+	CauseUnreachable    Cause = "unreachable"      // a Windows browser's port is not reachable from WSL (NAT networking)
 )
 
 // LaunchError is a failed start: its cause, the exit code when it exited,
@@ -63,6 +64,8 @@ func (e *LaunchError) advice() string {
 		return "$TMPDIR is too long for Chromium's socket paths; set TMPDIR to a short directory such as /tmp"
 	case CauseCancelled:
 		return "the launch was cancelled"
+	case CauseUnreachable:
+		return "WSL cannot reach the Windows browser's debugging port on 127.0.0.1"
 	}
 	return string(e.Cause)
 }

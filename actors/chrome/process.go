@@ -60,6 +60,12 @@ type Facts struct {
 	TempProfile bool   // UserDataDir was created by cdpvisor and is removed by Stop
 	TempDir     string // the launch's own temporary directory ("" when attached)
 	Attached    bool   // cdpvisor found it running: it is never killed, its profile never removed
+	// WindowsPid is a Windows browser's pid (cdpvisor inside WSL); Pid is 0
+	// then: the browser has no Linux pid.
+	WindowsPid int
+	// Reach is how its debugging port is reached: nil directly, else
+	// through a helper (a Windows browser under WSL's NAT networking).
+	Reach Reach
 }
 
 // Describe returns the facts of the launch.

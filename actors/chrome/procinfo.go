@@ -25,6 +25,10 @@ type BrowserIdentity struct {
 	Exe         string // expected executable (resolved); "" to skip the check
 	UserDataDir string
 	Headless    bool // then --headless must be on its command line
+	// A Windows browser (WSL): its Windows pid and debugging port, with
+	// which the watchdog finds it through powershell.exe; Pid is 0.
+	WindowsPid int
+	Port       int
 }
 
 // Verify checks that the process at id.Pid is that browser.

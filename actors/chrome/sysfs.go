@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
 )
 
 // DetectRootEnv names the variable that sets System.Root for HostSystem:
@@ -17,7 +19,7 @@ const DetectRootEnv = "CDPVISOR_DETECT_ROOT"
 // HostSystem returns a System that reads the real machine.
 func HostSystem() System {
 	home, _ := os.UserHomeDir() // no home only disables the per-user places
-	return System{
+	sys := System{
 		Root:         os.Getenv(DetectRootEnv),
 		GOOS:         runtime.GOOS,
 		Getenv:       os.Getenv,
@@ -27,7 +29,14 @@ func HostSystem() System {
 		EvalSymlinks: filepath.EvalSymlinks,
 		ReadFile:     readSmallFile,
 		HomeDir:      home,
+		IsDir: func(p string) bool {
+			info, err := os.Stat(p)
+			return err == nil && info.IsDir()
+		},
+		PreferWindows: os.Getenv(wsl.PreferWindowsEnv) == "1",
 	}
+	sys.WindowsLocalAppData = func() (string, error) { return askLocalAppData(sys) }
+	return sys
 }
 
 // maxSmallFile caps what detection reads of one file: application.ini and

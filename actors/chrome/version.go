@@ -42,7 +42,10 @@ func ReadVersion(ctx context.Context, sys System, b Browser) (string, error) {
 		}
 	}
 	if sys.GOOS == "windows" {
-		return readWindowsVersion(sys, b.Path)
+		return readWindowsVersion(sys, b.Path, `\`)
+	}
+	if b.Windows { // through the WSL drive mount; running it would open a window
+		return readWindowsVersion(sys, b.Path, "/")
 	}
 	if !sys.Exists(b.Path) {
 		return "", fmt.Errorf("read version of %s: not an executable file", b.Path)
@@ -86,9 +89,9 @@ func parseVersion(s string) string {
 }
 
 // readWindowsVersion picks the highest versioned directory beside exe.
-func readWindowsVersion(sys System, exe string) (string, error) {
+func readWindowsVersion(sys System, exe, sep string) (string, error) {
 	dir := dirName("windows", exe)
-	matches, err := sys.Glob(dir + `\*.*.*.*`)
+	matches, err := sys.Glob(dir + sep + `*.*.*.*`)
 	if err != nil {
 		return "", fmt.Errorf("read version of %s: %w", exe, err)
 	}

@@ -63,7 +63,7 @@ var heard = map[string]bool{
 func startSession(ep browser.Endpoint, out chan<- any) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &session{gen: ep.Generation, ctx: ctx, cancel: cancel, cmds: make(chan []byte, 256), done: make(chan struct{})}
-	go s.run(ep.WSURL, out)
+	go s.run(ep, out)
 	return s
 }
 
@@ -93,9 +93,9 @@ func (s *session) send(method string, params any) (int64, bool) {
 	}
 }
 
-func (s *session) run(url string, out chan<- any) {
+func (s *session) run(ep browser.Endpoint, out chan<- any) {
 	defer close(s.done)
-	conn, err := transport.DialBrowser(s.ctx, url, sessionMaxMessage)
+	conn, err := ep.Dial(s.ctx, ep.WSURL, sessionMaxMessage)
 	if err != nil {
 		s.report(out, sessionEnded{gen: s.gen, err: err})
 		return

@@ -79,7 +79,7 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 			req.Header.Set(h, v)
 		}
 	}
-	resp, err := p.client.Do(req)
+	resp, err := ep.HTTPClient(p.client).Do(req)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("cdpvisor: the browser did not answer %s: %v", r.URL.Path, err), http.StatusBadGateway)
 		return
@@ -180,7 +180,7 @@ func (p *Actor) servesFrontend(ctx context.Context, ep browser.Endpoint, page st
 		return false
 	}
 	req.Host = ep.HostPort
-	resp, err := p.client.Do(req)
+	resp, err := ep.HTTPClient(p.client).Do(req)
 	if err != nil {
 		return false
 	}

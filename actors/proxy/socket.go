@@ -58,13 +58,13 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 	if limit <= 0 {
 		limit = transport.MaxMessageSize
 	}
-	browserConn, err := transport.DialBrowser(r.Context(), url, limit)
+	browserConn, err := ep.Dial(r.Context(), url, limit)
 	if err != nil && target == bidiTarget {
 		// A Firefox killed a moment ago may not be noticed yet, and a BiDi
 		// client has no recovery of its own: ask once for a browser other
 		// than this generation (one that still runs but refused is restarted).
 		if ep, err = p.spec.Browser.Replace(r.Context(), ep.Generation); err == nil {
-			browserConn, err = transport.DialBrowser(r.Context(), ep.WSURL, limit)
+			browserConn, err = ep.Dial(r.Context(), ep.WSURL, limit)
 		}
 	}
 	if err != nil {

@@ -23,11 +23,8 @@ type browserLink struct {
 	ep   browser.Endpoint
 }
 
-// DialBrowser opens a websocket to the browser endpoint ep.
+// DialBrowser opens a websocket to the browser endpoint ep (directly, or
+// through its Reach).
 func DialBrowser(ctx context.Context, ep browser.Endpoint, limit int64) (transport.Conn, error) {
-	c, err := transport.DialBrowser(ctx, ep.WSURL, limit)
-	if err != nil {
-		return nil, err // not a nil *WSConn in a non-nil interface
-	}
-	return c, nil
+	return ep.Dial(ctx, ep.WSURL, limit)
 }

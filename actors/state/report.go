@@ -36,6 +36,7 @@ type InstanceReport struct {
 	Status          string              `json:"status"`
 	State           string              `json:"state"` // the browser machine's
 	Pid             int                 `json:"pid,omitempty"`
+	WindowsPid      int                 `json:"windows_pid,omitempty"` // a Windows browser's (inside WSL)
 	UptimeSeconds   float64             `json:"uptime_seconds,omitempty"`
 	Restarts        int                 `json:"restarts"`
 	MemoryBytes     int64               `json:"memory_bytes,omitempty"` // resident, the browser's whole process tree
@@ -94,12 +95,14 @@ func (r *Report) Summarize() {
 // its endpoint's client count.
 func NewInstanceReport(id, endpoint string, st browser.Status, clients int) InstanceReport {
 	r := InstanceReport{
-		ID: id, Endpoint: endpoint, State: st.State, Pid: st.Pid, Restarts: st.Restarts, Clients: clients,
+		ID: id, Endpoint: endpoint, State: st.State, Pid: st.Pid, WindowsPid: st.WindowsPid, Restarts: st.Restarts, Clients: clients,
 		LastExit: st.LastExit, LastLaunchError: st.LastLaunchError,
 	}
 	r.Status, r.Error = StatusOf(st)
-	if st.StartedAt != nil && st.Pid != 0 {
+	if st.Running() {
 		r.UptimeSeconds = time.Since(*st.StartedAt).Round(time.Millisecond).Seconds()
+	}
+	if st.StartedAt != nil && st.Pid != 0 { // a Windows browser's memory is not Linux's to read
 		r.MemoryBytes, _ = chrome.GroupRSS(st.Pid)
 	}
 	return r

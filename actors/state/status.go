@@ -71,7 +71,7 @@ func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorS
 					Protocol: string(ProtocolOf(inst.Protocol, inst.WS)), DownloadDir: inst.DownloadDir}
 				if h, err := fetchHealth(ctx, inst.Port); err == nil && h.PID == s.PID {
 					is.Clients, is.Browser = h.Clients, h.Browser
-					if b := h.Browser; b != nil && b.StartedAt != nil && b.Pid != 0 {
+					if b := h.Browser; b != nil && b.Running() {
 						is.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
 					}
 				}

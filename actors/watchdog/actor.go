@@ -94,7 +94,7 @@ func (w *Actor) handle(ev browser.Event, guards map[guardKey]*guard) {
 	switch ev := ev.(type) {
 	case browser.Ready:
 		ep := ev.Endpoint
-		if ep.Ownership != "launched" || ep.Pid <= 0 {
+		if ep.Ownership != "launched" || (ep.Pid <= 0 && ep.Identity.WindowsPid <= 0) {
 			return // never guard (and so never kill) a browser cdpvisor did not start
 		}
 		key := guardKey{ep.Instance, ep.Generation}
@@ -103,7 +103,7 @@ func (w *Actor) handle(ev browser.Event, guards map[guardKey]*guard) {
 		}
 		g, err := w.start(ep)
 		if err != nil {
-			w.spec.Log.Error().Err(err).Int("pid", ep.Pid).Msg("no watchdog for this browser: it may outlive a killed coordinator")
+			w.spec.Log.Error().Err(err).Int("pid", ep.Pid).Int("windowsPid", ep.Identity.WindowsPid).Msg("no watchdog for this browser: it may outlive a killed coordinator")
 			return
 		}
 		guards[key] = g

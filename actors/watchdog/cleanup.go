@@ -32,6 +32,9 @@ func (s ProcessSpec) Args() []string {
 	if s.Browser.Headless {
 		args = append(args, "--headless")
 	}
+	if s.Browser.WindowsPid > 0 {
+		args = append(args, "--windows-pid", fmt.Sprint(s.Browser.WindowsPid), "--port", fmt.Sprint(s.Browser.Port))
+	}
 	if s.RemoveDir != "" {
 		args = append(args, "--remove", s.RemoveDir)
 	}
@@ -61,6 +64,10 @@ const endGrace = time.Second
 // browser (a reused pid is left alone), then removes the temporary
 // directory and the dead coordinator's state files.
 func Cleanup(s ProcessSpec, log zerolog.Logger) {
+	if s.Browser.WindowsPid > 0 {
+		cleanupWindows(s, log)
+		return
+	}
 	if err := s.Browser.Verify(); err != nil {
 		log.Info().Err(err).Msg("browser not ended: it is gone, or the pid is not that browser any more")
 	} else {

@@ -47,6 +47,7 @@ func Reap(stateDir, tmpDir string, log zerolog.Logger) {
 		}
 		removeTempDir(dir, log)
 	}
+	reapWindows(log)
 }
 
 // corruptGrace spares a state file that cannot be parsed this long after

@@ -35,7 +35,7 @@ func runBridge(args []string, stdout, stderr io.Writer) error {
 		return installBridge(a.Install, stderr)
 	}
 	if slices.Contains(a.BrowserArgs, "--version") {
-		return printBrowserVersion(a.Browser)
+		return printBrowserVersion(a.Browser, a.Windows)
 	}
 	log, err := newLogger(stderr, envOr("CDPVISOR_LOG_LEVEL", "info"), envOr("CDPVISOR_LOG_FORMAT", "console"))
 	if err != nil {
@@ -67,7 +67,7 @@ func runBridge(args []string, stdout, stderr io.Writer) error {
 		if cfg.Source, err = bridge.NewCoordinatorSource(target.WS); err != nil {
 			return err
 		}
-	} else if cfg.Browser, err = resolveRealBrowser(a.Browser); err != nil {
+	} else if cfg.Browser, err = resolveRealBrowser(a.Browser, a.Windows); err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}
 	return bridge.Run(ctx, cfg)
@@ -101,6 +101,7 @@ Chrome's own flags it reads:
 The bridge's own flags:
   --browser NAME|PATH                 the real browser to launch       env CDPVISOR_BROWSER
   --bridge-port PORT                  the launched browser's own port  env CDPVISOR_BRIDGE_PORT
+  --windows                           inside WSL, launch (or reuse) a Windows browser     env CDPVISOR_WINDOWS=1
   --coordinator                       use the running coordinator's endpoint instead of a browser of its own
                                                                         env CDPVISOR_COORDINATOR=auto
   --hang-timeout DURATION             a browser silent this long is killed as hung (default 10s, 0 disables)
@@ -118,8 +119,10 @@ Examples:
   CDPVISOR_COORDINATOR=auto npx chrome-devtools-mcp --executablePath ~/.local/cdpvisor/chrome
 `
 
-func resolveRealBrowser(want string) (chrome.Browser, error) {
-	b, err := chrome.Resolve(chrome.HostSystem(), want)
+func resolveRealBrowser(want string, windows bool) (chrome.Browser, error) {
+	sys := chrome.HostSystem()
+	sys.PreferWindows = sys.PreferWindows || windows
+	b, err := chrome.Resolve(sys, want)
 	if err != nil {
 		return b, err
 	}
@@ -162,8 +165,8 @@ func installBridge(dir string, out io.Writer) error {
 
 // printBrowserVersion answers `chrome --version` as the real browser would,
 // for tools that check the version before launching.
-func printBrowserVersion(want string) error {
-	b, err := resolveRealBrowser(want)
+func printBrowserVersion(want string, windows bool) error {
+	b, err := resolveRealBrowser(want, windows)
 	if err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}

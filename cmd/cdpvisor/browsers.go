@@ -34,7 +34,11 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tPROTOCOL\tCHANNEL\tSOURCE\tVERSION\tPATH")
 	for _, b := range found {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, b.Type, b.Protocol(), orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
+		name := b.Name
+		if b.Windows {
+			name += " (Windows)" // seen from WSL, run through powershell.exe
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, b.Type, b.Protocol(), orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
 	}
 	return tw.Flush()
 }
@@ -51,10 +55,12 @@ type browserJSON struct {
 	Source  string             `json:"source"`
 	// Protocol is what a client speaks to it: cdp, or bidi (Firefox).
 	Protocol chrome.Protocol `json:"protocol"`
+	// Windows: a Windows browser seen from WSL (Path is its drive-mount path).
+	Windows bool `json:"windows"`
 }
 
 func newBrowserJSON(b chrome.Browser) browserJSON {
-	return browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol()}
+	return browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol(), b.Windows}
 }
 
 func orDash(s string) string {

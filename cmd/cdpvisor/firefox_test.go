@@ -79,7 +79,9 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	}
 	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
 	out, _, _ := runCLI(t, nil, "status", "--json", "--state-dir", stateDir)
-	var status []struct{ Instances []struct{ WS, Protocol string } }
+	var status []struct {
+		Instances []struct{ WS, Protocol string }
+	}
 	if err := json.Unmarshal([]byte(out), &status); err != nil || len(status) != 1 || len(status[0].Instances) != 1 ||
 		status[0].Instances[0].Protocol != "bidi" || status[0].Instances[0].WS != bidiOf(s.endpoint) {
 		t.Errorf("status --json of a Firefox endpoint: %v %s; want protocol bidi and ws %s", err, out, bidiOf(s.endpoint))

@@ -59,14 +59,14 @@ func TestInstallCommandThenBrowsersFindsIt(t *testing.T) {
 	}
 
 	out, _, code := runCLI(t, env, "browsers", "--json")
-	var list []map[string]string
+	var list []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
 		t.Fatalf("browsers --json: exit %d\n%s", code, out)
 	}
 	want := map[string]string{"name": "Google Chrome for Testing", "type": "chrome", "channel": "stable", "source": "cdpvisor", "version": cftStable, "path": exe}
 	for k, v := range want {
 		if list[0][k] != v {
-			t.Errorf("browsers --json %s = %q, want %q", k, list[0][k], v)
+			t.Errorf("browsers --json %s = %v, want %q", k, list[0][k], v)
 		}
 	}
 	out, _, _ = runCLI(t, env, "browsers")

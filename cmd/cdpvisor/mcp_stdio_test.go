@@ -175,6 +175,7 @@ type mcpProcess struct {
 	stdin  io.WriteCloser
 	lines  *bufio.Scanner
 	stderr *chrometest.SyncBuffer
+	done   chan struct{} // closed when it has exited (startWSLMCP's)
 }
 
 func startMCP(t *testing.T, stateDir string) *mcpProcess {

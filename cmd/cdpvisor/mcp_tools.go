@@ -259,7 +259,7 @@ func instanceStatus(is actors.InstanceStatus) state.InstanceStatus {
 	b := is.Browser
 	out := state.InstanceStatus{ID: is.ID, Endpoint: is.Endpoint, Port: is.Port, WS: is.WS, Protocol: is.Protocol,
 		Clients: is.Clients, Browser: &b, DownloadDir: is.DownloadDir}
-	if b.StartedAt != nil && b.Pid != 0 {
+	if b.Running() {
 		out.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
 	}
 	return out
@@ -273,8 +273,8 @@ func instanceLine(is actors.InstanceStatus, isDefault bool) string {
 		b.WriteString(" (default)")
 	}
 	fmt.Fprintf(&b, ": endpoint %s, browser %s", is.Endpoint, is.Browser.State)
-	if is.Browser.Pid != 0 {
-		fmt.Fprintf(&b, " (pid %d, generation %d, up %s)", is.Browser.Pid, is.Browser.Generation, is.Uptime)
+	if is.Browser.Pid != 0 || is.Browser.WindowsPid != 0 {
+		fmt.Fprintf(&b, " (%s, generation %d, up %s)", is.Browser.PidText(), is.Browser.Generation, is.Uptime)
 	}
 	fmt.Fprintf(&b, ", %d client(s), %s %s", is.Clients, is.Browser.Browser.Type, is.Browser.Browser.Version)
 	if ex := is.Browser.LastExit; ex != nil {
@@ -397,12 +397,12 @@ func endpointResult(r actors.Relaunched, did string) (*mcp.CallToolResult, error
 func endpointAnswer(r actors.Relaunched, did string) (map[string]any, string) {
 	ep := r.Endpoint
 	data := map[string]any{
-		"instance": ep.Instance, "generation": ep.Generation, "pid": ep.Pid, "browser": ep.Browser,
+		"instance": ep.Instance, "generation": ep.Generation, "pid": ep.Pid, "windows_pid": ep.WindowsPid, "browser": ep.Browser,
 		"user_data_dir": ep.UserDataDir, "temporary_profile": ep.TempProfile, "headless": ep.Headless,
 		"reconnected_clients": r.Reconnected,
 	}
 	addEndpoint(data, r.Stable, r.StableWS, r.Protocol)
-	text := fmt.Sprintf("%s %s %s (pid %d, generation %d) for %s; %s", did, ep.Browser.Name, ep.Browser.Version, ep.Pid, ep.Generation, ep.Instance,
+	text := fmt.Sprintf("%s %s %s (%s, generation %d) for %s; %s", did, ep.Browser.Name, ep.Browser.Version, ep.PidText(), ep.Generation, ep.Instance,
 		servesText(r.Stable, r.StableWS, r.Protocol))
 	switch r.Reconnected {
 	case 0:

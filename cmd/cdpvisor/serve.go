@@ -18,6 +18,7 @@ import (
 type supervisorFlags struct {
 	port          int
 	browser       string
+	windows       bool
 	headless      bool
 	headed        bool
 	userDataDir   string
@@ -35,6 +36,7 @@ type supervisorFlags struct {
 func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.port, "port", 0, "port of the stable endpoint on 127.0.0.1 (0 = any free port)")
 	fs.StringVar(&f.browser, "browser", "", "chrome, edge, chromium, brave, firefox (served over WebDriver BiDi at /session), or a path to the executable (default: the first Chromium-family one detected, see 'cdpvisor browsers')")
+	fs.BoolVar(&f.windows, "windows", false, "inside WSL: use a Windows browser (Chrome, Edge, Chromium, Brave on the Windows side), started and stopped through powershell.exe; without it a Linux install of the type comes first")
 	fs.BoolVar(&f.headless, "headless", false, "run the browser headless (the default)")
 	fs.BoolVar(&f.headed, "headed", false, "run the browser with a window")
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
@@ -73,7 +75,9 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
-	browser, err := chrome.Resolve(chrome.HostSystem(), f.browser)
+	sys := chrome.HostSystem()
+	sys.PreferWindows = f.windows
+	browser, err := chrome.Resolve(sys, f.browser)
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
@@ -84,7 +88,12 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	}
 	profile := f.userDataDir
 	if profile != "" {
-		if profile, err = chrome.ProfileDir(profile); err != nil {
+		if browser.Windows {
+			profile, err = chrome.WindowsProfileDir(sys, profile)
+		} else {
+			profile, err = chrome.ProfileDir(profile)
+		}
+		if err != nil {
 			return actors.CoordinatorConfig{}, usageErr("--user-data-dir: %w", err)
 		}
 	}
@@ -99,14 +108,15 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 		Launch: chrome.LaunchOptions{
 			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs, ReadyTimeout: f.launchTimeout,
 		},
-		StateDir:     f.stateDir,
-		AllowOrigins: f.allowOrigins,
-		Version:      version,
-		WatchdogExe:  watchdogExe(),
-		HangTimeout:  f.hangTimeout,
-		IdleStop:     f.idleStop,
-		DownloadDir:  downloadDir,
-		Log:          log,
+		StateDir:      f.stateDir,
+		PreferWindows: f.windows,
+		AllowOrigins:  f.allowOrigins,
+		Version:       version,
+		WatchdogExe:   watchdogExe(),
+		HangTimeout:   f.hangTimeout,
+		IdleStop:      f.idleStop,
+		DownloadDir:   downloadDir,
+		Log:           log,
 	}, nil
 }
 

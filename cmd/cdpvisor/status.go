@@ -79,6 +79,8 @@ func printStatus(stdout io.Writer, list []state.CoordinatorStatus) error {
 				row[3], row[4], row[5], row[6] = b.State, browserName(b), mode(b.Headless), profile(b)
 				if b.Pid != 0 {
 					row[7] = fmt.Sprint(b.Pid)
+				} else if b.WindowsPid != 0 {
+					row[7] = fmt.Sprintf("%d (Windows)", b.WindowsPid)
 				}
 				if i.UptimeSeconds > 0 {
 					row[8] = (time.Duration(i.UptimeSeconds) * time.Second).String()

@@ -12,7 +12,8 @@ import (
 // options is what the fake takes from its chrome-style command line. Every
 // flag it does not know is ignored, as Chromium ignores unknown switches.
 type options struct {
-	port         int // -1: no --remote-debugging-port
+	port         int    // -1: no --remote-debugging-port
+	address      string // --remote-debugging-address: 127.0.0.1 unless given (headless shell honours it)
 	pipe         bool
 	userDataDir  string
 	headless     bool // accepted; the fake is always headless
@@ -40,7 +41,7 @@ type options struct {
 // parseArgs reads --name=value switches. A bad value for a switch the fake
 // interprets is an error, so a typo in a test shows up at once.
 func parseArgs(args []string) (options, error) {
-	o := options{port: -1, exitCode: -1}
+	o := options{port: -1, exitCode: -1, address: "127.0.0.1"}
 	for _, arg := range args {
 		name, value, _, ok := chrome.SplitFlag(arg)
 		if !ok {
@@ -53,6 +54,8 @@ func parseArgs(args []string) (options, error) {
 			if err == nil && (o.port < 0 || o.port > 65535) {
 				err = fmt.Errorf("out of range")
 			}
+		case "remote-debugging-address":
+			o.address = value
 		case "remote-debugging-pipe":
 			o.pipe = true
 		case "user-data-dir":

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,8 +17,8 @@ import (
 // listen opens the debugging port. Like Chromium, a taken 127.0.0.1 port
 // falls back to [::1] with the same number.
 func (b *browser) listen() (net.Listener, error) {
-	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", b.opts.port))
-	if err != nil && b.opts.port != 0 {
+	l, err := net.Listen("tcp", net.JoinHostPort(b.opts.address, strconv.Itoa(b.opts.port)))
+	if err != nil && b.opts.port != 0 && b.opts.address == "127.0.0.1" {
 		l, err = net.Listen("tcp", fmt.Sprintf("[::1]:%d", b.opts.port))
 	}
 	return l, err

@@ -1,0 +1,23 @@
+package watchdog
+
+import (
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/chrome"
+)
+
+// reapWindows is Reap's Windows side, inside WSL: the Windows browsers and
+// temporary profiles that dead coordinators of this distro and user left
+// in the Windows %TEMP%.
+func reapWindows(log zerolog.Logger) {
+	for _, l := range chrome.ReapWindows(chrome.HostSystem()) {
+		for _, pid := range l.Stopped {
+			log.Info().Int("windowsPid", pid).Str("dir", l.Dir).Msg("ended a Windows browser left by a dead coordinator")
+		}
+		if l.Err != nil {
+			log.Warn().Err(l.Err).Str("dir", l.Dir).Msg("could not reap what a dead coordinator left on the Windows side")
+		} else {
+			log.Info().Str("dir", l.Dir).Msg("removed a Windows temporary profile left by a dead coordinator")
+		}
+	}
+}
