@@ -62,21 +62,7 @@ func StartOrAttach(ctx context.Context, opts LaunchOptions, onStderr func(string
 // or when Stop lets go of it.
 func (p *Process) pollAttached() {
 	defer close(p.exited)
-	t := time.NewTicker(attachPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.stopPoll:
-			return
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			alive := versionAnswers(ctx, p.HostPort)
-			cancel()
-			if !alive {
-				return
-			}
-		}
-	}
+	pollUntilSilent(p.stopPoll, p.HostPort)
 }
 
 // activePort reads the port Chromium wrote to <profile>/DevToolsActivePort

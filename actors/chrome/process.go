@@ -323,22 +323,7 @@ func (p *Process) stop() error {
 
 // WaitExit reports whether the process exits within d (0: has it exited).
 func (p *Process) WaitExit(d time.Duration) bool {
-	if d == 0 {
-		select {
-		case <-p.exited:
-			return true
-		default:
-			return false
-		}
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.exited:
-		return true
-	case <-t.C:
-		return false
-	}
+	return closedWithin(p.exited, d)
 }
 
 // Kill ends the browser's process group at once (SIGKILL), for a browser

@@ -293,22 +293,7 @@ func (p *WindowsProcess) Exited() <-chan struct{} { return p.exited }
 
 // WaitExit reports whether the browser exits within d (0: has it exited).
 func (p *WindowsProcess) WaitExit(d time.Duration) bool {
-	if d == 0 {
-		select {
-		case <-p.exited:
-			return true
-		default:
-			return false
-		}
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.exited:
-		return true
-	case <-t.C:
-		return false
-	}
+	return closedWithin(p.exited, d)
 }
 
 // ExitStatus is the exit code Windows reported, if it did.
@@ -446,21 +431,7 @@ func (p *WindowsProcess) pollAttached() {
 		p.watchBySocket()
 		return
 	}
-	t := time.NewTicker(attachPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.stopPoll:
-			return
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			alive := versionAnswers(ctx, p.HostPort)
-			cancel()
-			if !alive {
-				return
-			}
-		}
-	}
+	pollUntilSilent(p.stopPoll, p.HostPort)
 }
 
 // watchBySocket returns when the browser's websocket (through the helper)
