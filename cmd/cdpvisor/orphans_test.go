@@ -92,6 +92,23 @@ func watchdogOf(t *testing.T, coordinator, browser int) int {
 	return 0
 }
 
+// awaitWatchdog waits until the coordinator has started a watchdog: it
+// does so just after its browser is ready, a moment after the endpoint
+// answered.
+func awaitWatchdog(t *testing.T, coordinator int) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		for _, pid := range chrometest.Children(coordinator) {
+			if strings.Contains(chrometest.Cmdline(pid), " watchdog ") {
+				return
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatalf("no watchdog among %v within 5 s", chrometest.Children(coordinator))
+		}
+	}
+}
+
 // runWatchdogFor starts `cdpvisor watchdog` for a process and then drops
 // its pipe as a dying coordinator would; it returns once the watchdog ended.
 func runWatchdogFor(t *testing.T, pid int, exe, profile string, headless bool) {
