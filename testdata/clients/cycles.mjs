@@ -44,3 +44,19 @@ export function within(ms, promise, what) {
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+// pagesWithoutStale polls pages() until it lists no page of the killed
+// browser: the relay tells the client its targets are gone the moment it
+// loses the browser, which may be a moment after the test's "go".
+export async function pagesWithoutStale(browser, stale, label) {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const pages = await within(20000, browser.pages(), `${label}: pages()`);
+    const left = pages.filter((p) => stale.has(p));
+    if (left.length === 0) return pages;
+    if (Date.now() > deadline) {
+      throw new Error(`${label}: 2 s after the kill pages() still lists pages of the killed browser: ${left.map((p) => p.url())}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

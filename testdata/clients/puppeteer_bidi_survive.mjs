@@ -21,23 +21,10 @@
 // Exit codes: 0 ok, 1 failure (error on stderr), 2 overall timeout
 // (env CLIENT_TIMEOUT_MS, default 30000, covers the whole run).
 import puppeteer from 'puppeteer-core';
-import { script, nextLine, within } from './cycles.mjs';
+import { script, nextLine, within, pagesWithoutStale } from './cycles.mjs';
 
 const NAME = 'puppeteer_bidi_survive';
 const { timeoutMs, fail } = script(NAME, 30000);
-
-async function pagesWithoutStale(browser, stale, label) {
-  const deadline = Date.now() + 2000;
-  for (;;) {
-    const pages = await within(20000, browser.pages(), `${label}: pages()`);
-    const left = pages.filter((p) => stale.has(p));
-    if (left.length === 0) return pages;
-    if (Date.now() > deadline) {
-      throw new Error(`${label}: 2 s after the kill pages() still lists pages of the killed browser: ${left.map((p) => p.url())}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function main() {
   const [endpoint, cyclesArg] = process.argv.slice(2);

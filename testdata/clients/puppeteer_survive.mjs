@@ -23,7 +23,7 @@
 // Exit codes: 0 ok, 1 failure (error on stderr), 2 overall timeout
 // (env CLIENT_TIMEOUT_MS, default 30000, covers the whole run).
 import puppeteer from 'puppeteer-core';
-import { script, nextLine, within } from './cycles.mjs';
+import { script, nextLine, within, pagesWithoutStale } from './cycles.mjs';
 
 const NAME = 'puppeteer_survive';
 const { timeoutMs, fail } = script(NAME, 30000);
@@ -34,22 +34,6 @@ async function useEvery(pages, stale, label) {
     if (stale.has(p)) throw new Error(`${label}: pages() lists a page of the killed browser (${p.url()})`);
     const v = await within(10000, p.evaluate(() => 6 * 7), `${label}: evaluate in ${p.url()}`);
     if (v !== 42) throw new Error(`${label}: evaluate in ${p.url()} returned ${v}`);
-  }
-}
-
-// pagesWithoutStale polls pages() until it lists no page of the killed
-// browser: the relay tells the client its targets are gone the moment it
-// loses the browser, which may be a moment after the test's "go".
-async function pagesWithoutStale(browser, stale, label) {
-  const deadline = Date.now() + 2000;
-  for (;;) {
-    const pages = await within(20000, browser.pages(), `${label}: pages()`);
-    const left = pages.filter((p) => stale.has(p));
-    if (left.length === 0) return pages;
-    if (Date.now() > deadline) {
-      throw new Error(`${label}: 2 s after the kill pages() still lists pages of the killed browser: ${left.map((p) => p.url())}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
