@@ -17,6 +17,31 @@ import (
 // natModes runs a WSL test with mirrored networking and with NAT.
 var natModes = []struct{ name, env string }{{"mirrored", ""}, {"NAT", "FAKEWIN_NAT=1"}}
 
+// fakeWindowsIn is a fake Windows side whose own programs (the user's
+// browsers a test starts) run in the networking mode env names.
+func fakeWindowsIn(t *testing.T, env string) *chrometest.FakeWindows {
+	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	if env != "" {
+		win.ExtraEnv = []string{env}
+	}
+	return win
+}
+
+// crashWindowsBrowser kills a fake Windows browser by its Linux pid and
+// waits until it left the Windows process table and cdpvisor heard of it.
+func crashWindowsBrowser(t *testing.T, win *chrometest.FakeWindows, linuxPid int) {
+	t.Helper()
+	if err := syscall.Kill(linuxPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); len(win.Running()) != 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the killed browser is still in the Windows process table")
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // for cdpvisor to hear of the exit
+}
+
 func natEnv(win *chrometest.FakeWindows, env string) []string {
 	if env == "" {
 		return win.Env()
@@ -106,15 +131,7 @@ func TestWSLBridgePortMode(t *testing.T) {
 				t.Fatalf("Browser.getVersion: %s", a.Raw)
 			}
 			first := onlyWindowsBrowser(t, win)
-			if err := syscall.Kill(first.LinuxPid, syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			for end := time.Now().Add(5 * time.Second); len(win.Running()) != 0; time.Sleep(50 * time.Millisecond) {
-				if time.Now().After(end) {
-					t.Fatal("the killed browser is still in the Windows process table")
-				}
-			}
-			time.Sleep(500 * time.Millisecond)
+			crashWindowsBrowser(t, win, first.LinuxPid)
 			if a := cl.Call(2, "Target.createTarget", `{"url":"about:blank"}`, ""); a.Error != nil {
 				t.Fatalf("after kill -9 of the browser: %s\n%s", a.Raw, b.stderr.String())
 			}
@@ -139,10 +156,7 @@ func TestWSLBridgePortMode(t *testing.T) {
 func TestWSLBridgeReusesTheBrowserOnItsProfile(t *testing.T) {
 	for _, mode := range natModes {
 		t.Run(mode.name, func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
-			if mode.env != "" {
-				win.ExtraEnv = []string{mode.env}
-			}
+			win := fakeWindowsIn(t, mode.env)
 			profile := `C:\Users\ann\tools profile`
 			own := win.StartChrome(t, "--user-data-dir="+profile, "--remote-debugging-port=0", "--headless=new")
 			waitFile(t, filepath.Join(win.Drives, "c", "Users", "ann", "tools profile", "DevToolsActivePort"))

@@ -52,15 +52,7 @@ func TestWSLServeNAT(t *testing.T) {
 	}
 
 	// kill -9 of the browser: the client stays, its next request relaunches.
-	if err := syscall.Kill(first.LinuxPid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for end := time.Now().Add(5 * time.Second); len(win.Running()) != 0; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the killed browser is still in the Windows process table")
-		}
-	}
-	time.Sleep(500 * time.Millisecond)
+	crashWindowsBrowser(t, win, first.LinuxPid)
 	if a := cl.Call(2, "Target.createTarget", `{"url":"about:blank"}`, ""); a.Error != nil {
 		t.Fatalf("Target.createTarget after kill -9 of the browser: %s", a.Raw)
 	}

@@ -19,10 +19,7 @@ func TestWSLServeReusesTheBrowserOnItsProfile(t *testing.T) {
 	for _, mode := range natModes {
 		for _, end := range []string{"SIGTERM", "kill -9"} {
 			t.Run(mode.name+"/"+end, func(t *testing.T) {
-				win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
-				if mode.env != "" {
-					win.ExtraEnv = []string{mode.env}
-				}
+				win := fakeWindowsIn(t, mode.env)
 				profile := `C:\Users\ann\my profile`
 				linuxProfile := filepath.Join(win.Drives, "c", "Users", "ann", "my profile")
 				own := win.StartChrome(t, "--user-data-dir="+profile, "--remote-debugging-port=0", "--headless=new")
@@ -69,10 +66,7 @@ func TestWSLServeReusesTheBrowserOnItsProfile(t *testing.T) {
 func TestWSLAttachedBrowserGoneIsNoticed(t *testing.T) {
 	for _, mode := range natModes {
 		t.Run(mode.name, func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
-			if mode.env != "" {
-				win.ExtraEnv = []string{mode.env}
-			}
+			win := fakeWindowsIn(t, mode.env)
 			profile := `C:\Users\ann\my profile`
 			win.StartChrome(t, "--user-data-dir="+profile, "--remote-debugging-port=0", "--headless=new")
 			waitFile(t, filepath.Join(win.Drives, "c", "Users", "ann", "my profile", "DevToolsActivePort"))

@@ -98,15 +98,7 @@ func TestWSLServeLifecycle(t *testing.T) {
 	}
 
 	// The browser crashes: the next request gets a new one.
-	if err := syscall.Kill(first.LinuxPid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for end := time.Now().Add(5 * time.Second); len(win.Running()) != 0; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the killed browser is still in the Windows process table")
-		}
-	}
-	time.Sleep(500 * time.Millisecond) // for cdpvisor to hear of the exit
+	crashWindowsBrowser(t, win, first.LinuxPid)
 	getJSON(t, s.endpoint+"/json/version", &version)
 	second := onlyWindowsBrowser(t, win)
 	if second.WinPid == first.WinPid {

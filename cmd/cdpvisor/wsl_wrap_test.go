@@ -40,10 +40,7 @@ func runWSLWrap(t *testing.T, win *chrometest.FakeWindows, args ...string) {
 func TestWSLWrap(t *testing.T) {
 	for _, mode := range natModes {
 		t.Run(mode.name+"/coordinator", func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
-			if mode.env != "" {
-				win.ExtraEnv = []string{mode.env}
-			}
+			win := fakeWindowsIn(t, mode.env)
 			dir := t.TempDir()
 			s := startServe(t, win.Env(), "--windows", "--state-dir", dir)
 			runWSLWrap(t, win, "--state-dir", dir, "--", "sh", "-c", wrapChild)
@@ -55,10 +52,7 @@ func TestWSLWrap(t *testing.T) {
 			waitNoHelpers(t, win)
 		})
 		t.Run(mode.name+"/standalone", func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
-			if mode.env != "" {
-				win.ExtraEnv = []string{mode.env}
-			}
+			win := fakeWindowsIn(t, mode.env)
 			runWSLWrap(t, win, "--standalone", "--timeout", "200ms", "--state-dir", t.TempDir(), "--windows", "--", "sh", "-c", wrapChild)
 			nothingLeftOnWindows(t, win)
 			waitNoHelpers(t, win)
