@@ -15,8 +15,9 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -25,11 +26,12 @@ import (
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
 type CoordinatorConfig struct {
-	Port   int                  // the default instance's endpoint port (0 = any free port)
-	Launch chrome.LaunchOptions // how the default instance launches its browser
-	// PreferWindows (--windows): inside WSL, the browsers that instances
-	// made later name by type (or leave to the default) are Windows ones.
-	PreferWindows bool
+	Port   int            // the default instance's endpoint port (0 = any free port)
+	Launch launch.Options // how the default instance launches its browser
+	// Sys is the host the browsers run on, resolved once by the caller; its
+	// PreferWindows (--windows) makes the browsers that instances made later
+	// name by type (or leave to the default) Windows ones inside WSL.
+	Sys           launch.System
 	StateDir      string
 	AllowOrigins  []string
 	InstancePorts PortRange // ports for extra instances; zero: any free port
@@ -81,7 +83,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	// What coordinators killed before us (watchdogs included) left behind.
-	watchdog.Reap(cfg.StateDir, os.TempDir(), cfg.Log)
+	watchdog.Reap(cfg.Sys, cfg.StateDir, os.TempDir(), cfg.Log)
 	l, err := listenDefault(cfg)
 	if err != nil {
 		return nil, err
@@ -133,7 +135,7 @@ func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
 // its health report, metrics and client counts. Its downloads land in
 // downloadDir, or "" in its own folder under the coordinator's download
 // dir; a dir it cannot write to fails here, before any browser starts.
-func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener, downloadDir string) (*Instance, error) {
+func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloadDir string) (*Instance, error) {
 	id := NewInstanceID(time.Now())
 	tidy, check := downloadDir == "", downloadDir
 	if tidy { // Chromium makes its own folder at its first download
@@ -143,10 +145,10 @@ func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener,
 		return nil, err
 	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
-	b := browser.New(browser.Spec{Instance: id, Launch: launch, Launcher: browser.LauncherFor(launch.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
+	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
 	p := proxy.New(proxy.Spec{
-		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log, BiDi: launch.Browser.Protocol() == chrome.ProtocolBiDi,
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log, BiDi: opts.Browser.Protocol() == launch.ProtocolBiDi,
 		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
@@ -159,7 +161,7 @@ func (c *Coordinator) buildInstance(launch chrome.LaunchOptions, l net.Listener,
 	sup.Add(d)
 	sup.Add(b)
 	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Supervisor: sup, Created: time.Now(), Protocol: launch.Browser.Protocol()}, nil
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
 }
 
 // Default is the default instance.

@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -19,10 +20,13 @@ func runCoordinator(t *testing.T, cfg CoordinatorConfig) *Coordinator {
 	if cfg.StateDir == "" {
 		cfg.StateDir = t.TempDir()
 	}
-	if cfg.Launch.Browser.Path == "" {
-		cfg.Launch = actortest.FakeLaunch(t)
+	if cfg.Sys.GOOS == "" {
+		cfg.Sys = detect.HostSystem()
 	}
-	cfg.Log = actortest.Logger(t)
+	if cfg.Launch.Browser.Path == "" {
+		cfg.Launch = served.FakeLaunch(t)
+	}
+	cfg.Log = served.Logger(t)
 	c, err := NewCoordinator(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +49,7 @@ func runCoordinator(t *testing.T, cfg CoordinatorConfig) *Coordinator {
 func TestCoordinatorPublishesItsInstancesAndEndsClean(t *testing.T) {
 	dir := t.TempDir()
 	c := runCoordinator(t, CoordinatorConfig{StateDir: dir})
-	ctx := actortest.Context(t)
+	ctx := served.Context(t)
 	s, err := state.Read(c.StatePath())
 	if err != nil || s.PID != os.Getpid() || s.Port != c.Default().Proxy.Port() || len(s.Instances) != 1 {
 		t.Fatalf("state file %+v %v", s, err)
@@ -74,7 +78,7 @@ func TestCoordinatorPublishesItsInstancesAndEndsClean(t *testing.T) {
 
 func TestCoordinatorLaunchRestartAndStop(t *testing.T) {
 	c := runCoordinator(t, CoordinatorConfig{})
-	ctx := actortest.Context(t)
+	ctx := served.Context(t)
 	ep, err := c.LaunchBrowser(ctx, "", browser.Change{Args: []string{"--fake-marker"}}, nil)
 	if err != nil || ep.Generation != 1 {
 		t.Fatalf("launch: %+v %v", ep, err)

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -22,7 +23,7 @@ func (c *Coordinator) checkFamily(inst *Instance, change browser.Change) error {
 	if change.Browser == nil || strings.TrimSpace(*change.Browser) == "" {
 		return nil // "": the instance's launcher picks a browser of its family
 	}
-	b, err := browser.AnyFamily(c.cfg.PreferWindows).Resolve(*change.Browser)
+	b, err := launchers.Any{Sys: c.cfg.Sys}.Resolve(*change.Browser)
 	if err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func (c *Coordinator) checkFamily(inst *Instance, change browser.Change) error {
 	}
 	serves := fmt.Sprintf("CDP (a Chromium-family browser) at %s", inst.Proxy.Endpoint())
 	speaks, other := "WebDriver BiDi", "serves BiDi at ws://127.0.0.1:PORT"+proxy.BiDiPath
-	if inst.Protocol == chrome.ProtocolBiDi {
+	if inst.Protocol == launch.ProtocolBiDi {
 		serves = fmt.Sprintf("WebDriver BiDi (Firefox) at %s", inst.Proxy.BrowserWS())
 		speaks, other = "CDP", "serves CDP at http://127.0.0.1:PORT"
 	}
@@ -58,7 +59,7 @@ func (c *Coordinator) InstanceOfFamily(ctx context.Context, change browser.Chang
 	if change.Browser == nil {
 		return nil, false, errors.New("no browser named")
 	}
-	b, err := browser.AnyFamily(c.cfg.PreferWindows).Resolve(*change.Browser)
+	b, err := launchers.Any{Sys: c.cfg.Sys}.Resolve(*change.Browser)
 	if err != nil {
 		return nil, false, err
 	}

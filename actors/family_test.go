@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -36,7 +37,7 @@ func argsRecorder(t *testing.T, name string) (exe, argsFile string) {
 // launchArgs makes inst's browser try to start and returns what it was given.
 func launchArgs(t *testing.T, inst *Instance, argsFile string) []string {
 	t.Helper()
-	if _, err := inst.Browser.EnsureRunning(actortest.Context(t)); err == nil {
+	if _, err := inst.Browser.EnsureRunning(served.Context(t)); err == nil {
 		t.Fatal("the recorder started")
 	}
 	data, err := os.ReadFile(argsFile)
@@ -52,10 +53,10 @@ func launchArgs(t *testing.T, inst *Instance, argsFile string) []string {
 func TestNewInstanceTakesBrowserArgsOfItsOwnFamilyOnly(t *testing.T) {
 	firefox, firefoxArgs := argsRecorder(t, "firefox")
 	chromium, chromiumArgs := argsRecorder(t, "chromium")
-	launch := actortest.FakeLaunch(t, "--lang=de", "--window-size=800,600")
+	launch := served.FakeLaunch(t, "--lang=de", "--window-size=800,600")
 	launch.ReadyTimeout = time.Second
 	c := runCoordinator(t, CoordinatorConfig{Launch: launch})
-	ctx := actortest.Context(t)
+	ctx := served.Context(t)
 
 	ff, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &firefox}})
 	if err != nil {
@@ -76,12 +77,12 @@ func TestNewInstanceTakesBrowserArgsOfItsOwnFamilyOnly(t *testing.T) {
 func TestNewInstanceOfAFirefoxCoordinatorKeepsFirefoxArgsFromChromium(t *testing.T) {
 	firefox, firefoxArgs := argsRecorder(t, "firefox")
 	chromium, chromiumArgs := argsRecorder(t, "chromium")
-	b, err := chrome.Resolve(chrome.HostSystem(), firefox)
-	if err != nil || b.Protocol() != chrome.ProtocolBiDi {
+	b, err := detect.Resolve(detect.HostSystem(), firefox)
+	if err != nil || b.Protocol() != launch.ProtocolBiDi {
 		t.Fatalf("the recorder resolves as %+v, %v; want a Firefox", b, err)
 	}
-	c := runCoordinator(t, CoordinatorConfig{Launch: chrome.LaunchOptions{Browser: b, Headless: true, ExtraArgs: []string{"--kiosk"}, ReadyTimeout: time.Second}})
-	ctx := actortest.Context(t)
+	c := runCoordinator(t, CoordinatorConfig{Launch: launch.Options{Browser: b, Headless: true, ExtraArgs: []string{"--kiosk"}, ReadyTimeout: time.Second}})
+	ctx := served.Context(t)
 	cr, err := c.NewInstance(ctx, InstanceRequest{Change: browser.Change{Browser: &chromium}})
 	if err != nil {
 		t.Fatal(err)
@@ -104,12 +105,12 @@ func TestNewInstanceOfAFirefoxCoordinatorKeepsFirefoxArgsFromChromium(t *testing
 func TestLaunchRefusesABrowserOfTheOtherFamily(t *testing.T) {
 	firefox, _ := argsRecorder(t, "firefox")
 	c := runCoordinator(t, CoordinatorConfig{})
-	ctx := actortest.Context(t)
+	ctx := served.Context(t)
 	before, err := c.LaunchBrowser(ctx, "", browser.Change{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if before.Protocol != chrome.ProtocolCDP || before.StableWS != c.Default().Proxy.BrowserWS() || before.Stable != c.Default().Proxy.Endpoint() {
+	if before.Protocol != launch.ProtocolCDP || before.StableWS != c.Default().Proxy.BrowserWS() || before.Stable != c.Default().Proxy.Endpoint() {
 		t.Errorf("launch answer %+v: want the default endpoint, over CDP", before)
 	}
 	_, err = c.LaunchBrowser(ctx, "", browser.Change{Browser: &firefox}, nil)

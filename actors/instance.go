@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/thejerf/suture/v4"
@@ -26,7 +26,7 @@ type Instance struct {
 	Created    time.Time
 	// Protocol is what its endpoint serves, fixed at creation: CDP, or
 	// WebDriver BiDi for a Firefox instance.
-	Protocol chrome.Protocol
+	Protocol launch.Protocol
 	token    suture.ServiceToken // in the coordinator's tree, to remove it
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
@@ -40,7 +41,7 @@ var ErrUnknownInstance = errors.New("unknown instance")
 func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*Instance, error) {
 	req.Change.UserDataDir = nil
 	// A new instance may be of either family; its launcher follows.
-	launch, err := req.Change.Apply(c.cfg.Launch, browser.AnyFamily(c.cfg.PreferWindows))
+	launch, err := req.Change.Apply(c.cfg.Launch, launchers.Any{Sys: c.cfg.Sys})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -87,7 +87,7 @@ type Relaunched struct {
 	browser.Endpoint
 	Stable      string          // the instance's endpoint, http://127.0.0.1:PORT
 	StableWS    string          // its stable websocket: /devtools/browser, or /session for BiDi
-	Protocol    chrome.Protocol // what the endpoint serves
+	Protocol    launch.Protocol // what the endpoint serves
 	Reconnected int
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // Args is a Chrome command line as the bridge reads it: the flags it
@@ -54,7 +54,7 @@ func ParseArgs(args []string, getenv func(string) string) (Args, error) {
 	a.Windows = getenv("CDPVISOR_WINDOWS") == "1"
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		name, value, hasValue, isFlag := chrome.SplitFlag(arg)
+		name, value, hasValue, isFlag := proc.SplitFlag(arg)
 		if !isFlag {
 			a.BrowserArgs = append(a.BrowserArgs, arg) // a URL to open, or a switch Chrome reads itself
 			continue

@@ -16,8 +16,9 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
@@ -28,7 +29,8 @@ import (
 // browser comes from.
 type Config struct {
 	Args        Args
-	Browser     chrome.Browser      // the real browser to launch (unused with Source)
+	Browser     launch.Browser      // the real browser to launch (unused with Source)
+	Launcher    launch.Launcher     // Browser's family launcher (launchers.For)
 	BrowserPort int                 // its debugging port (Args.BrowserPort)
 	Source      relay.BrowserSource // a coordinator instead of a browser of our own
 	WatchdogExe string              // guards a browser the bridge will stop on exit
@@ -57,19 +59,19 @@ func Run(ctx context.Context, cfg Config) error {
 	watch := func(c transport.Conn) transport.Conn { return c }
 	if source == nil {
 		if a.UserDataDir != "" {
-			dir, err := profileDir(cfg.Browser, a.UserDataDir)
+			dir, err := cfg.Launcher.ProfileDir(a.UserDataDir)
 			if err != nil {
 				return err
 			}
 			a.UserDataDir = dir
 		}
-		if err := checkProfileMode(a, cfg.Browser); err != nil {
+		if err := checkProfileMode(a, cfg.Launcher); err != nil {
 			return err
 		}
 		keep := !a.Headless && a.UserDataDir != ""
 		spec := browser.Spec{
-			Instance: "bridge", KeepOnShutdown: keep, HangTimeout: a.HangTimeout, Log: cfg.Log, Launcher: browser.LauncherFor(cfg.Browser),
-			Launch: chrome.LaunchOptions{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
+			Instance: "bridge", KeepOnShutdown: keep, HangTimeout: a.HangTimeout, Log: cfg.Log, Launcher: cfg.Launcher,
+			Launch: launch.Options{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
 				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort},
 		}
 		ba := browser.New(spec)
@@ -171,54 +173,21 @@ func newDownloads(dir string, b *browser.Actor, log zerolog.Logger) (*downloads.
 
 // checkProfileMode refuses a headless run on a profile a headed browser
 // holds, and the other way round: one profile, one browser, one mode.
-func checkProfileMode(a Args, b chrome.Browser) error {
+func checkProfileMode(a Args, l launch.Launcher) error {
 	if a.UserDataDir == "" {
 		return nil
 	}
-	running, err := browsersOn(b, a.UserDataDir)
+	running, err := l.BrowsersOn(a.UserDataDir)
 	if err != nil || len(running) == 0 {
 		return nil
 	}
-	_, headless := chrome.FlagValue(running[0].args, "headless")
+	_, headless := proc.FlagValue(running[0].Args, "headless")
 	if headless == a.Headless {
 		return nil
 	}
 	mode := map[bool]string{true: "headless", false: "headed"}
 	return fmt.Errorf("%w: a %s browser (%s) runs on %s and this run asks for %s; close it, or run the tool %s too",
-		ErrProfileMode, mode[headless], running[0].pid, a.UserDataDir, mode[a.Headless], mode[headless])
-}
-
-// runningBrowser is a browser found on a profile.
-type runningBrowser struct {
-	pid  string // "pid N", or "Windows pid N"
-	args []string
-}
-
-// browsersOn lists the browsers running on profile: Linux processes, or
-// for a Windows browser (inside WSL) Windows ones through powershell.exe.
-func browsersOn(b chrome.Browser, profile string) ([]runningBrowser, error) {
-	var out []runningBrowser
-	if b.Windows {
-		found, err := chrome.WindowsBrowsersOn(chrome.HostSystem(), profile)
-		for _, p := range found {
-			out = append(out, runningBrowser{pid: fmt.Sprintf("Windows pid %d", p.ProcessId), args: p.Args})
-		}
-		return out, err
-	}
-	found, err := chrome.BrowsersUnder(profile)
-	for _, p := range found {
-		out = append(out, runningBrowser{pid: fmt.Sprintf("pid %d", p.Pid), args: p.Args})
-	}
-	return out, err
-}
-
-// profileDir is the profile as the launch takes it: a Windows browser's
-// may be given as a Windows path (C:\Users\ann\prof).
-func profileDir(b chrome.Browser, p string) (string, error) {
-	if b.Windows {
-		return chrome.WindowsProfileDir(chrome.HostSystem(), p)
-	}
-	return chrome.ProfileDir(p)
+		ErrProfileMode, mode[headless], browser.PidText(running[0].Pid, running[0].WindowsPid), a.UserDataDir, mode[a.Headless], mode[headless])
 }
 
 func newUUID() string {

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 
 	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // ErrInstanceClosed answers what was pending for an instance when it was
@@ -24,8 +23,10 @@ var ErrStopped = errors.New("the browser was stopped while it was starting")
 // Spec configures a BrowserActor.
 type Spec struct {
 	Instance string
-	Launch   chrome.LaunchOptions // the options of the first launch
-	Launcher Launcher             // nil: Chromium()
+	Launch   launch.Options // the options of the first launch
+	// Launcher finds, checks and starts the browsers of the instance's
+	// family (launchers.For); required.
+	Launcher launch.Launcher
 	// KeepOnShutdown leaves a running browser running when the actor stops
 	// (the bridge's headed browser on a user's profile, for the next run to
 	// attach to); otherwise shutdown stops it.
@@ -51,9 +52,6 @@ type Actor struct {
 
 // New makes an actor; it does nothing until served.
 func New(spec Spec) *Actor {
-	if spec.Launcher == nil {
-		spec.Launcher = Chromium()
-	}
 	return &Actor{spec: spec, mailbox: make(chan any)}
 }
 

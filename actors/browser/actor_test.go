@@ -11,16 +11,17 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
 func TestConcurrentDemandsShareOneLaunch(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-start-delay=300ms"), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=300ms"), proxy.Spec{})
+	ctx := served.Context(t)
 	var wg sync.WaitGroup
 	eps := make([]browser.Endpoint, 20)
 	errs := make([]error, 20)
@@ -46,33 +47,33 @@ func TestLaunchFailuresAreClassified(t *testing.T) {
 	cases := []struct {
 		name  string
 		args  []string
-		cause chrome.Cause
+		cause launch.Cause
 		text  string
 	}{
-		{"never ready", []string{"--fake-never-ready"}, chrome.CauseTimedOut, "not ready"},
-		{"json/version never answers", []string{"--fake-ready-delay=1h"}, chrome.CauseTimedOut, "/json/version"},
-		{"exits early", []string{"--fake-exit-code=3", "--fake-stderr-line=something broke"}, chrome.CauseExitedEarly, "something broke"},
-		{"root without sandbox", []string{"--fake-exit-code=1", "--fake-stderr-line=Running as root without --no-sandbox is not supported. See https://crbug.com/638180."}, chrome.CauseRootNoSandbox, "--no-sandbox"},
-		{"profile in use", []string{"--fake-exit-code=21", "--fake-stderr-line=The profile appears to be in use by another Chromium process"}, chrome.CauseProfileInUse, "in use"},
+		{"never ready", []string{"--fake-never-ready"}, launch.CauseTimedOut, "not ready"},
+		{"json/version never answers", []string{"--fake-ready-delay=1h"}, launch.CauseTimedOut, "/json/version"},
+		{"exits early", []string{"--fake-exit-code=3", "--fake-stderr-line=something broke"}, launch.CauseExitedEarly, "something broke"},
+		{"root without sandbox", []string{"--fake-exit-code=1", "--fake-stderr-line=Running as root without --no-sandbox is not supported. See https://crbug.com/638180."}, launch.CauseRootNoSandbox, "--no-sandbox"},
+		{"profile in use", []string{"--fake-exit-code=21", "--fake-stderr-line=The profile appears to be in use by another Chromium process"}, launch.CauseProfileInUse, "in use"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts := actortest.FakeLaunch(t, c.args...)
+			opts := served.FakeLaunch(t, c.args...)
 			opts.ReadyTimeout = time.Second
-			inst := actortest.StartInstance(t, opts, proxy.Spec{})
-			_, err := inst.Browser.EnsureRunning(actortest.Context(t))
-			var le *chrome.LaunchError
+			inst := served.StartInstance(t, opts, proxy.Spec{})
+			_, err := inst.Browser.EnsureRunning(served.Context(t))
+			var le *launch.Error
 			if !errors.As(err, &le) || le.Cause != c.cause || !strings.Contains(err.Error(), c.text) {
 				t.Fatalf("got %v, want cause %s mentioning %q", err, c.cause, c.text)
 			}
-			if c.cause == chrome.CauseExitedEarly && le.ExitCode != 3 {
+			if c.cause == launch.CauseExitedEarly && le.ExitCode != 3 {
 				t.Errorf("exit code %d, want 3", le.ExitCode)
 			}
-			st, _ := inst.Browser.Status(actortest.Context(t))
+			st, _ := inst.Browser.Status(served.Context(t))
 			if st.State != fsm.BrowserIdle || st.Pid != 0 {
 				t.Errorf("after a failed launch: state %s pid %d, want idle and no process", st.State, st.Pid)
 			}
-			if left := chrometest.LeftoverFiles(os.TempDir()); len(left) != 0 {
+			if left := actortest.LeftoverFiles(os.TempDir()); len(left) != 0 {
 				t.Errorf("a failed launch left %v", left)
 			}
 		})
@@ -80,19 +81,19 @@ func TestLaunchFailuresAreClassified(t *testing.T) {
 }
 
 func TestNotFoundExecutable(t *testing.T) {
-	opts := actortest.FakeLaunch(t)
+	opts := served.FakeLaunch(t)
 	opts.Browser.Path = "/nonexistent/chromium"
-	inst := actortest.StartInstance(t, opts, proxy.Spec{})
-	_, err := inst.Browser.EnsureRunning(actortest.Context(t))
-	var le *chrome.LaunchError
-	if !errors.As(err, &le) || le.Cause != chrome.CauseNotFound {
+	inst := served.StartInstance(t, opts, proxy.Spec{})
+	_, err := inst.Browser.EnsureRunning(served.Context(t))
+	var le *launch.Error
+	if !errors.As(err, &le) || le.Cause != launch.CauseNotFound {
 		t.Fatalf("got %v, want cause not_found", err)
 	}
 }
 
 func TestSlowStartAndSplitStderr(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-start-delay=700ms", "--fake-split-stderr", "--fake-ready-delay=300ms"), proxy.Spec{})
-	ep, err := inst.Browser.EnsureRunning(actortest.Context(t))
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=700ms", "--fake-split-stderr", "--fake-ready-delay=300ms"), proxy.Spec{})
+	ep, err := inst.Browser.EnsureRunning(served.Context(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,21 +105,21 @@ func TestSlowStartAndSplitStderr(t *testing.T) {
 // A browser that ignores SIGTERM is SIGKILLed after the grace, and its
 // profile is removed only once it has exited.
 func TestStopEscalatesAndRemovesProfileAfterExit(t *testing.T) {
-	opts := actortest.FakeLaunch(t, "--fake-ignore-sigterm", "--fake-spawn-child", "--fake-pid-file="+filepath.Join(t.TempDir(), "pids"))
+	opts := served.FakeLaunch(t, "--fake-ignore-sigterm", "--fake-spawn-child", "--fake-pid-file="+filepath.Join(t.TempDir(), "pids"))
 	opts.StopGrace = 800 * time.Millisecond
-	inst := actortest.StartInstance(t, opts, proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, opts, proxy.Spec{})
+	ctx := served.Context(t)
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pidFile, _ := chrome.FlagValue(opts.ExtraArgs, "fake-pid-file")
+	pidFile, _ := proc.FlagValue(opts.ExtraArgs, "fake-pid-file")
 	pids := readPids(t, pidFile)
 	stopped := make(chan error, 1)
 	start := time.Now()
 	go func() { stopped <- inst.Browser.Stop(ctx) }()
 	time.Sleep(400 * time.Millisecond) // inside the grace: SIGTERM was ignored
-	if !chrometest.Alive(ep.Pid) {
+	if !actortest.Alive(ep.Pid) {
 		t.Fatal("the browser died although it ignores SIGTERM")
 	}
 	if _, err := os.Stat(ep.UserDataDir); err != nil {
@@ -131,8 +132,8 @@ func TestStopEscalatesAndRemovesProfileAfterExit(t *testing.T) {
 		t.Errorf("stopped after %s, before the %s grace", d, opts.StopGrace)
 	}
 	for _, pid := range pids {
-		if chrometest.Alive(pid) {
-			t.Errorf("pid %d (%s) survived the stop", pid, chrometest.Cmdline(pid))
+		if actortest.Alive(pid) {
+			t.Errorf("pid %d (%s) survived the stop", pid, actortest.Cmdline(pid))
 		}
 	}
 	if _, err := os.Stat(ep.UserDataDir); !os.IsNotExist(err) {
@@ -141,10 +142,10 @@ func TestStopEscalatesAndRemovesProfileAfterExit(t *testing.T) {
 }
 
 func TestUserProfileIsNeverDeleted(t *testing.T) {
-	opts := actortest.FakeLaunch(t)
+	opts := served.FakeLaunch(t)
 	opts.UserDataDir = t.TempDir()
-	inst := actortest.StartInstance(t, opts, proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, opts, proxy.Spec{})
+	ctx := served.Context(t)
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -161,21 +162,21 @@ func TestUserProfileIsNeverDeleted(t *testing.T) {
 }
 
 func TestUnplannedExitIsNoticedAndNextDemandRelaunches(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
-	events, unsubscribe := actortest.Subscribe(t, inst.Browser)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
+	events, unsubscribe := served.Subscribe(t, inst.Browser)
 	defer unsubscribe()
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	actortest.Expect[browser.Ready](t, events)
-	chrometest.KillPid(t, ep.Pid)
-	exited := actortest.Expect[browser.Exited](t, events)
+	served.Expect[browser.Ready](t, events)
+	actortest.KillPid(t, ep.Pid)
+	exited := served.Expect[browser.Exited](t, events)
 	if exited.Planned || exited.Generation != 1 || exited.Pid != ep.Pid {
 		t.Fatalf("exit event %+v, want unplanned generation 1 pid %d", exited, ep.Pid)
 	}
-	st := actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+	st := served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 	if ex := st.LastExit; ex == nil || ex.Planned || ex.Cause != browser.CauseCrash || ex.Signal != "SIGKILL" || ex.Code != nil {
 		t.Fatalf("last exit %+v, want an unplanned crash by SIGKILL", st.LastExit)
 	}
@@ -201,8 +202,8 @@ func TestUnplannedExitIsNoticedAndNextDemandRelaunches(t *testing.T) {
 }
 
 func TestRestartAndLaunchWithNewOptions(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
 	ep1, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +212,7 @@ func TestRestartAndLaunchWithNewOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ep2.Generation != 2 || ep2.Pid == ep1.Pid || chrometest.Alive(ep1.Pid) {
+	if ep2.Generation != 2 || ep2.Pid == ep1.Pid || actortest.Alive(ep1.Pid) {
 		t.Fatalf("restart: %+v after %+v", ep2, ep1)
 	}
 	profile := t.TempDir()
@@ -230,18 +231,18 @@ func TestRestartAndLaunchWithNewOptions(t *testing.T) {
 }
 
 func TestStopDuringLaunchFailsTheDemand(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-start-delay=2s"), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=2s"), proxy.Spec{})
+	ctx := served.Context(t)
 	demand := make(chan error, 1)
 	go func() { _, err := inst.Browser.EnsureRunning(ctx); demand <- err }()
-	actortest.WaitState(t, inst.Browser, fsm.BrowserLaunching)
+	served.WaitState(t, inst.Browser, fsm.BrowserLaunching)
 	if err := inst.Browser.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-demand; !errors.Is(err, browser.ErrStopped) {
 		t.Fatalf("demand got %v, want browser.ErrStopped", err)
 	}
-	if st := actortest.WaitState(t, inst.Browser, fsm.BrowserIdle); st.Pid != 0 {
+	if st := served.WaitState(t, inst.Browser, fsm.BrowserIdle); st.Pid != 0 {
 		t.Fatalf("a process remains: %+v", st)
 	}
 }

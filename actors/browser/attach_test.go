@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
@@ -16,7 +16,7 @@ import (
 // profile, with a debugging port, as a user would.
 func startOutsideBrowser(t *testing.T, profile string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(chrometest.FakeBrowser(t), "--remote-debugging-port=0", "--user-data-dir="+profile, "--headless=new")
+	cmd := exec.Command(actortest.FakeBrowser(t), "--remote-debugging-port=0", "--user-data-dir="+profile, "--headless=new")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +34,10 @@ func startOutsideBrowser(t *testing.T, profile string) *exec.Cmd {
 func TestAttachesToABrowserAlreadyOnTheProfileAndNeverKillsIt(t *testing.T) {
 	profile := t.TempDir()
 	outside := startOutsideBrowser(t, profile)
-	opts := actortest.FakeLaunch(t)
+	opts := served.FakeLaunch(t)
 	opts.UserDataDir = profile
-	inst := actortest.StartInstance(t, opts, proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, opts, proxy.Spec{})
+	ctx := served.Context(t)
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestAttachesToABrowserAlreadyOnTheProfileAndNeverKillsIt(t *testing.T) {
 	if err := inst.Browser.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if !chrometest.Alive(outside.Process.Pid) {
+	if !actortest.Alive(outside.Process.Pid) {
 		t.Fatal("stopping an attached browser killed it")
 	}
 	if _, err := os.Stat(profile); err != nil {
@@ -62,7 +62,7 @@ func TestAttachesToABrowserAlreadyOnTheProfileAndNeverKillsIt(t *testing.T) {
 	}
 	_ = outside.Process.Kill()
 	_ = outside.Wait()
-	actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+	served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 	ep, err = inst.Browser.EnsureRunning(ctx)
 	if err != nil || ep.Ownership != "launched" || ep.Pid == outside.Process.Pid {
 		t.Fatalf("after the outside browser died: %+v %v, want a launch", ep, err)

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // The launch backoff. After a failed launch, demands (EnsureRunning, and
@@ -58,11 +58,11 @@ type launchBackoff struct {
 	err      error
 	at       time.Time // when the last one failed
 	next     time.Time // demands before this get err
-	opts     chrome.LaunchOptions
+	opts     launch.Options
 }
 
 // failed notes a failed launch with opts and returns the window it opens.
-func (b *launchBackoff) failed(err error, opts chrome.LaunchOptions, now time.Time) time.Duration {
+func (b *launchBackoff) failed(err error, opts launch.Options, now time.Time) time.Duration {
 	b.failures++
 	d := LaunchBackoffMax
 	if shift := b.failures - 1; shift < 5 { // 1, 2, 4, 8, 16 s, then 30 s
@@ -78,7 +78,7 @@ func (b *launchBackoff) reset() { *b = launchBackoff{} }
 // window is open and the next launch would be the one that failed. A
 // launch that failed with options no later launch uses (a Launch whose
 // change was reverted) says nothing about the next one.
-func (b *launchBackoff) holds(opts chrome.LaunchOptions, now time.Time) bool {
+func (b *launchBackoff) holds(opts launch.Options, now time.Time) bool {
 	return b.failures > 0 && now.Before(b.next) && reflect.DeepEqual(opts, b.opts)
 }
 

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
@@ -20,12 +21,12 @@ import (
 // --fake-never-ready to the launch: the actor's options stay the same, only
 // the browser stops becoming ready. It counts the launches it was asked for.
 type flakyLauncher struct {
-	browser.Launcher
+	launch.Launcher
 	failing atomic.Bool
 	starts  atomic.Int32
 }
 
-func (l *flakyLauncher) Start(ctx context.Context, opts chrome.LaunchOptions, onStderr func(string)) (browser.Process, error) {
+func (l *flakyLauncher) Start(ctx context.Context, opts launch.Options, onStderr func(string)) (*launch.Process, error) {
 	l.starts.Add(1)
 	if l.failing.Load() {
 		opts.ExtraArgs = append(slices.Clone(opts.ExtraArgs), "--fake-never-ready")
@@ -41,8 +42,8 @@ func (l *flakyLauncher) Start(ctx context.Context, opts chrome.LaunchOptions, on
 func backoffOf(t *testing.T, err error) *browser.BackoffError {
 	t.Helper()
 	var be *browser.BackoffError
-	var le *chrome.LaunchError
-	if !errors.As(err, &be) || !errors.Is(err, browser.ErrLaunchBackoff) || !errors.As(err, &le) || le.Cause != chrome.CauseTimedOut {
+	var le *launch.Error
+	if !errors.As(err, &be) || !errors.Is(err, browser.ErrLaunchBackoff) || !errors.As(err, &le) || le.Cause != launch.CauseTimedOut {
 		t.Fatalf("got %v, want a launch backoff error wrapping the timed-out launch", err)
 	}
 	for _, want := range []string{"not launching again for", "no DevTools line", "300ms"} {
@@ -56,7 +57,7 @@ func backoffOf(t *testing.T, err error) *browser.BackoffError {
 // The window a failed launch opened, as the next held-back demand sees it.
 func windowAfter(t *testing.T, b *browser.Actor) time.Duration {
 	t.Helper()
-	_, err := b.EnsureRunning(actortest.Context(t))
+	_, err := b.EnsureRunning(served.Context(t))
 	be := backoffOf(t, err)
 	return be.RetryAt.Sub(be.FailedAt)
 }
@@ -66,15 +67,15 @@ func windowAfter(t *testing.T, b *browser.Actor) time.Duration {
 // at once; the window doubles with each failure in a row; Launch and
 // Restart are never held back; a launch that works ends the backoff.
 func TestLaunchBackoffHoldsDemandsBackAfterAFailedLaunch(t *testing.T) {
-	opts := actortest.FakeLaunch(t)
-	l := &flakyLauncher{Launcher: browser.Chromium()}
+	opts := served.FakeLaunch(t)
+	l := &flakyLauncher{Launcher: chromium.Launcher{}}
 	l.failing.Store(true)
-	b := actortest.StartBrowser(t, browser.Spec{Launch: opts, Launcher: l})
-	ctx := actortest.Context(t)
+	b := served.StartBrowser(t, browser.Spec{Launch: opts, Launcher: l})
+	ctx := served.Context(t)
 
 	_, err := b.EnsureRunning(ctx)
-	var le *chrome.LaunchError
-	if !errors.As(err, &le) || le.Cause != chrome.CauseTimedOut || !strings.Contains(err.Error(), "no DevTools line") {
+	var le *launch.Error
+	if !errors.As(err, &le) || le.Cause != launch.CauseTimedOut || !strings.Contains(err.Error(), "no DevTools line") {
 		t.Fatalf("first demand: %v, want the timed-out launch", err)
 	}
 	// Many quick demands, one after another and at once: no launch.
@@ -156,8 +157,8 @@ func TestLaunchBackoffHoldsDemandsBackAfterAFailedLaunch(t *testing.T) {
 // reverted) holds nothing back: the next demand launches with the options
 // of the last launch that worked.
 func TestAFailedLaunchWithRevertedOptionsHoldsNoDemandBack(t *testing.T) {
-	b := actortest.StartBrowser(t, browser.Spec{Launch: actortest.FakeLaunch(t)})
-	ctx := actortest.Context(t)
+	b := served.StartBrowser(t, browser.Spec{Launch: served.FakeLaunch(t)})
+	ctx := served.Context(t)
 	if _, err := b.Launch(ctx, browser.Change{Args: []string{"--fake-exit-code=3"}}); err == nil {
 		t.Fatal("a browser exiting at once launched")
 	}

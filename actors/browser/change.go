@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // Change says what a launch changes; nil fields keep the options the
@@ -18,13 +18,22 @@ type Change struct {
 	Args        []string
 }
 
-// Resolver finds a browser by type or path (a Launcher, or AnyFamily).
+// Resolver finds a browser by type or path, and the launcher that checks
+// what a launch of it is given: an instance's own launcher (OwnLauncher),
+// or launchers.Any for an instance not yet created.
 type Resolver interface {
-	Resolve(want string) (chrome.Browser, error)
+	Resolve(want string) (launch.Browser, error)
+	For(b launch.Browser) launch.Launcher
 }
 
+// OwnLauncher is the Resolver of an instance whose family is l's.
+type OwnLauncher struct{ launch.Launcher }
+
+// For is l, whatever b is: Resolve found b through l.
+func (o OwnLauncher) For(launch.Browser) launch.Launcher { return o.Launcher }
+
 // Apply returns opts with the change made, resolving a browser name.
-func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOptions, error) {
+func (ch Change) Apply(opts launch.Options, r Resolver) (launch.Options, error) {
 	if ch.Browser != nil {
 		b, err := r.Resolve(*ch.Browser)
 		if err != nil {
@@ -35,14 +44,11 @@ func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOpti
 	if ch.Headless != nil {
 		opts.Headless = *ch.Headless
 	}
+	l := r.For(opts.Browser)
 	if ch.UserDataDir != nil {
 		opts.UserDataDir = *ch.UserDataDir
 		if opts.UserDataDir != "" {
-			profileDir := chrome.ProfileDir
-			if opts.Browser.Windows { // a C:\ path, through the drive mount
-				profileDir = func(p string) (string, error) { return chrome.WindowsProfileDir(chrome.HostSystem(), p) }
-			}
-			dir, err := profileDir(opts.UserDataDir)
+			dir, err := l.ProfileDir(opts.UserDataDir)
 			if err != nil {
 				return opts, err
 			}
@@ -50,11 +56,7 @@ func (ch Change) Apply(opts chrome.LaunchOptions, r Resolver) (chrome.LaunchOpti
 		}
 	}
 	if ch.Args != nil {
-		check := chrome.CheckExtraArgs
-		if opts.Browser.Protocol() == chrome.ProtocolBiDi {
-			check = chrome.CheckFirefoxArgs // Firefox's flags, its own owned ones
-		}
-		if err := check(ch.Args); err != nil {
+		if err := l.CheckArgs(ch.Args); err != nil {
 			return opts, err
 		}
 		opts.ExtraArgs = ch.Args

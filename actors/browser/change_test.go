@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // Extra args are checked against the flags the browser's own family
 // reserves: Firefox's -profile, Chromium's --user-data-dir.
 func TestChangeChecksArgsOfTheBrowsersFamily(t *testing.T) {
-	firefox := chrome.LaunchOptions{Browser: chrome.Browser{Type: chrome.Firefox, Path: "/usr/bin/firefox-esr"}}
-	chromium := chrome.LaunchOptions{Browser: chrome.Browser{Type: chrome.Chromium, Path: "/usr/bin/chromium"}}
+	firefox := launch.Options{Browser: launch.Browser{Type: launch.Firefox, Path: "/usr/bin/firefox-esr"}}
+	chromium := launch.Options{Browser: launch.Browser{Type: launch.Chromium, Path: "/usr/bin/chromium"}}
 	for _, c := range []struct {
 		name string
-		opts chrome.LaunchOptions
+		opts launch.Options
 		args []string
 		err  string
 	}{

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
@@ -18,8 +18,8 @@ import (
 // recoveries reach the actor before (or while) it hears of the exit, and
 // must not turn it into a planned stop.
 func TestKillUnderBusyClientsIsAlwaysACrash(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
 	const clients = 6
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -67,7 +67,7 @@ func TestKillUnderBusyClientsIsAlwaysACrash(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		chrometest.KillPid(t, ep.Pid)
+		actortest.KillPid(t, ep.Pid)
 		var st browser.Status
 		for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 			st, err = inst.Browser.Status(ctx)

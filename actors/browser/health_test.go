@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
@@ -15,9 +15,9 @@ import (
 // after the hang timeout, its process group killed, and the exit recorded
 // as cause hung; the next demand relaunches.
 func TestHungBrowserIsKilledAndRecordedAsHung(t *testing.T) {
-	b := actortest.StartBrowser(t, browser.Spec{Launch: actortest.FakeLaunch(t), HangTimeout: time.Second})
-	ctx := actortest.Context(t)
-	events, unsubscribe := actortest.Subscribe(t, b)
+	b := served.StartBrowser(t, browser.Spec{Launch: served.FakeLaunch(t), HangTimeout: time.Second})
+	ctx := served.Context(t)
+	events, unsubscribe := served.Subscribe(t, b)
 	defer unsubscribe()
 	ep, err := b.EnsureRunning(ctx)
 	if err != nil {
@@ -33,11 +33,11 @@ func TestHungBrowserIsKilledAndRecordedAsHung(t *testing.T) {
 	}
 	// No timing bounds: the hang clock runs from the last probe, which can
 	// precede the SIGSTOP (seen: 997 ms after it on a loaded machine).
-	ex := actortest.Expect[browser.Exited](t, events)
+	ex := served.Expect[browser.Exited](t, events)
 	if ex.Planned || ex.Record.Cause != browser.CauseHung {
 		t.Fatalf("exit %+v, want an unplanned exit of cause hung", ex)
 	}
-	for end := time.Now().Add(5 * time.Second); chrometest.Alive(ep.Pid); time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(5 * time.Second); actortest.Alive(ep.Pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the hung browser was not killed")
 		}
@@ -54,9 +54,9 @@ func TestHungBrowserIsKilledAndRecordedAsHung(t *testing.T) {
 // The idle stop ends a browser nobody used for the idle time, not one a
 // client is connected to, and the next demand launches again.
 func TestIdleStopSparesConnectedClients(t *testing.T) {
-	b := actortest.StartBrowser(t, browser.Spec{Launch: actortest.FakeLaunch(t), IdleStop: 500 * time.Millisecond})
-	ctx := actortest.Context(t)
-	events, unsubscribe := actortest.Subscribe(t, b)
+	b := served.StartBrowser(t, browser.Spec{Launch: served.FakeLaunch(t), IdleStop: 500 * time.Millisecond})
+	ctx := served.Context(t)
+	events, unsubscribe := served.Subscribe(t, b)
 	defer unsubscribe()
 	if err := b.SetClients(ctx, 1); err != nil {
 		t.Fatal(err)
@@ -73,11 +73,11 @@ func TestIdleStopSparesConnectedClients(t *testing.T) {
 	if err := b.SetClients(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	ex := actortest.Expect[browser.Exited](t, events)
+	ex := served.Expect[browser.Exited](t, events)
 	if took := time.Since(start); !ex.Planned || ex.Record.Cause != browser.CauseIdle || took < 400*time.Millisecond {
 		t.Fatalf("exit %+v after %s, want a planned idle stop after 500 ms", ex, took)
 	}
-	if chrometest.Alive(ep.Pid) {
+	if actortest.Alive(ep.Pid) {
 		t.Fatal("the idle browser still runs")
 	}
 	if ep2, err := b.EnsureRunning(ctx); err != nil || ep2.Generation != 2 {
@@ -88,8 +88,8 @@ func TestIdleStopSparesConnectedClients(t *testing.T) {
 // A launch slower than the idle time is not stopped the moment it is
 // ready: the client that asked for it connects right after.
 func TestIdleTimeCountsFromTheLaunchThatServedTheDemand(t *testing.T) {
-	b := actortest.StartBrowser(t, browser.Spec{Launch: actortest.FakeLaunch(t, "--fake-start-delay=600ms"), IdleStop: 300 * time.Millisecond})
-	ctx := actortest.Context(t)
+	b := served.StartBrowser(t, browser.Spec{Launch: served.FakeLaunch(t, "--fake-start-delay=600ms"), IdleStop: 300 * time.Millisecond})
+	ctx := served.Context(t)
 	if _, err := b.EnsureRunning(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
@@ -126,7 +126,7 @@ func (r *browserRun) watchHang() {
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelProbe = cancel
 	gen, ws, reach, ask := r.gen, r.facts.WSURL, r.facts.Reach, probeRequestCDP
-	if r.facts.Browser.Protocol() == chrome.ProtocolBiDi {
+	if r.facts.Browser.Protocol() == launch.ProtocolBiDi {
 		ask = probeRequestBiDi
 	}
 	r.go_(func() any {
@@ -215,7 +215,7 @@ func (r *browserRun) lose(rec ExitRecord, event string) {
 }
 
 // crashRecord is the record of an exit nobody asked for.
-func (r *browserRun) crashRecord(proc Process, gen int) ExitRecord {
+func (r *browserRun) crashRecord(proc *launch.Process, gen int) ExitRecord {
 	rec := ExitRecord{At: time.Now(), Generation: gen, Cause: CauseCrash}
 	if r.facts.Attached {
 		rec.Cause = CauseGone

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -23,24 +24,24 @@ type Endpoint struct {
 	TempProfile bool
 	TempDir     string // the launch's own temporary directory ("" when attached)
 	Headless    bool
-	Browser     chrome.Browser
-	Ownership   string                 // "launched" or "attached"
-	Identity    chrome.BrowserIdentity // tells this browser from a later process with its pid
+	Browser     launch.Browser
+	Ownership   string               // "launched" or "attached"
+	Identity    proc.BrowserIdentity // tells this browser from a later process with its pid
 	// Reach is how the browser's port is reached: nil directly, else
 	// through a helper (a Windows browser under WSL's NAT networking).
-	Reach chrome.Reach
+	Reach launch.Reach
 }
 
 // Dial opens one of the browser's websockets (url as the browser names
 // it), directly or through the endpoint's Reach.
 func (e Endpoint) Dial(ctx context.Context, url string, limit int64) (transport.Conn, error) {
-	return chrome.DialWebSocket(ctx, e.Reach, url, limit)
+	return launch.DialWebSocket(ctx, e.Reach, url, limit)
 }
 
 // HTTPClient is the client for the browser's /json surface: direct, or
 // through the endpoint's Reach.
 func (e Endpoint) HTTPClient(direct *http.Client) *http.Client {
-	return chrome.HTTPClient(e.Reach, direct)
+	return launch.HTTPClient(e.Reach, direct)
 }
 
 // DebugPort is the port of the browser's debugging endpoint (0 if unknown).
@@ -75,7 +76,7 @@ type Status struct {
 	Generation  int            `json:"generation"`
 	Pid         int            `json:"pid,omitempty"`
 	WindowsPid  int            `json:"windows_pid,omitempty"` // a Windows browser's (inside WSL)
-	Browser     chrome.Browser `json:"browser"`
+	Browser     launch.Browser `json:"browser"`
 	Headless    bool           `json:"headless"`
 	UserDataDir string         `json:"user_data_dir,omitempty"`
 	TempProfile bool           `json:"temp_profile"`
@@ -129,8 +130,8 @@ type launchResult struct {
 type (
 	launchDone struct {
 		gen      int
-		proc     Process
-		identity chrome.BrowserIdentity
+		proc     *launch.Process
+		identity proc.BrowserIdentity
 		err      error
 	}
 	processExited struct{ gen int }

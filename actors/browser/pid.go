@@ -3,9 +3,8 @@ package browser
 import (
 	"fmt"
 
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // PidText names the browser's process for messages: "pid N", or
@@ -29,9 +28,9 @@ func (s Status) PidText() string { return PidText(s.Pid, s.WindowsPid) }
 
 // pidFields logs the browser's process: pid, or windowsPid (and how its
 // port is reached) for a Windows browser, which has no Linux pid.
-func pidFields(ev *zerolog.Event, f chrome.Facts) *zerolog.Event {
+func pidFields(ev *zerolog.Event, f launch.Facts) *zerolog.Event {
 	if f.WindowsPid != 0 {
-		return ev.Int("windowsPid", f.WindowsPid).Str("reach", chrome.ReachName(f.Reach))
+		return ev.Int("windowsPid", f.WindowsPid).Str("reach", launch.ReachName(f.Reach))
 	}
 	return ev.Int("pid", f.Pid)
 }

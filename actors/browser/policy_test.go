@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -18,8 +18,8 @@ func ptr[T any](v T) *T { return &v }
 // start from the same stale options: the browser that runs after both has
 // both changes, whichever came first.
 func TestConcurrentLaunchesWithDifferentOptionsDoNotInterleave(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
 	for round := range 5 {
 		if _, err := inst.Browser.Launch(ctx, browser.Change{Headless: ptr(true), Args: []string{}}); err != nil {
 			t.Fatal(err)
@@ -36,7 +36,7 @@ func TestConcurrentLaunchesWithDifferentOptionsDoNotInterleave(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := chrometest.Cmdline(st.Pid)
+		cmd := actortest.Cmdline(st.Pid)
 		if st.Headless || strings.Contains(cmd, "--headless") || !strings.Contains(cmd, "--fake-marker-a") {
 			t.Fatalf("round %d: running browser headless=%v with %q; want both changes (headed, --fake-marker-a)", round, st.Headless, cmd)
 		}
@@ -46,8 +46,8 @@ func TestConcurrentLaunchesWithDifferentOptionsDoNotInterleave(t *testing.T) {
 // A launch that fails leaves the options as they were: the next launch,
 // restart or demand uses those of the last launch that worked.
 func TestFailedLaunchChangesNothingLaterLaunchesUse(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
 	if _, err := inst.Browser.Launch(ctx, browser.Change{Args: []string{"--fake-exit-code=3"}}); err == nil {
 		t.Fatal("a browser exiting at once launched")
 	}
@@ -64,7 +64,7 @@ func TestFailedLaunchChangesNothingLaterLaunchesUse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("after a failed launch: %v", err)
 		}
-		if cmd := chrometest.Cmdline(ep.Pid); strings.Contains(cmd, "--fake-exit-code") {
+		if cmd := actortest.Cmdline(ep.Pid); strings.Contains(cmd, "--fake-exit-code") {
 			t.Fatalf("the failed launch's option stuck: %q", cmd)
 		}
 	}
@@ -81,8 +81,8 @@ func TestFailedLaunchChangesNothingLaterLaunchesUse(t *testing.T) {
 }
 
 func TestRestartGuardRefusesAYoungHealthyBrowserUnlessForced(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -101,35 +101,35 @@ func TestRestartGuardRefusesAYoungHealthyBrowserUnlessForced(t *testing.T) {
 // The event stream tells a browser's life in order, and a subscriber that
 // comes while a browser runs is told of it first.
 func TestEventStreamTellsTheLifeInOrder(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
-	events, unsubscribe := actortest.Subscribe(t, inst.Browser)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
+	events, unsubscribe := served.Subscribe(t, inst.Browser)
 	defer unsubscribe()
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := actortest.Expect[browser.Starting](t, events); s.Generation != 1 {
+	if s := served.Expect[browser.Starting](t, events); s.Generation != 1 {
 		t.Fatalf("starting %+v", s)
 	}
-	if r := actortest.Expect[browser.Ready](t, events); r.Endpoint.Pid != ep.Pid || r.Endpoint.Identity.Pid != ep.Pid {
+	if r := served.Expect[browser.Ready](t, events); r.Endpoint.Pid != ep.Pid || r.Endpoint.Identity.Pid != ep.Pid {
 		t.Fatalf("ready %+v, want pid %d with its identity", r, ep.Pid)
 	}
-	late, unsubscribeLate := actortest.Subscribe(t, inst.Browser)
+	late, unsubscribeLate := served.Subscribe(t, inst.Browser)
 	defer unsubscribeLate()
-	if r := actortest.Expect[browser.Ready](t, late); r.Endpoint.Generation != 1 {
+	if r := served.Expect[browser.Ready](t, late); r.Endpoint.Generation != 1 {
 		t.Fatalf("a late subscriber was told %+v, want the running generation 1", r)
 	}
 	if err := inst.Browser.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if ex := actortest.Expect[browser.Exited](t, events); !ex.Planned || ex.Record.Cause != browser.CauseStopped {
+	if ex := served.Expect[browser.Exited](t, events); !ex.Planned || ex.Record.Cause != browser.CauseStopped {
 		t.Fatalf("exit after a stop: %+v", ex)
 	}
 	if _, err := inst.Browser.Launch(ctx, browser.Change{Args: []string{"--fake-exit-code=4"}}); err == nil {
 		t.Fatal("a browser exiting at once launched")
 	}
-	if f := actortest.Expect[browser.LaunchFailed](t, events); f.Generation != 2 || f.Err == nil {
+	if f := served.Expect[browser.LaunchFailed](t, events); f.Generation != 2 || f.Err == nil {
 		t.Fatalf("launch failure %+v", f)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -28,8 +28,8 @@ const (
 // browser was silent once nothing at all came back for timeout (hung). It
 // returns hung=false when the connection ends (the browser exited: its
 // exit is reported apart) or ctx ends (the browser left the running state).
-func probeHang(ctx context.Context, reach chrome.Reach, wsURL, ask string, timeout time.Duration) (silent time.Duration, hung bool) {
-	conn, err := chrome.DialWebSocket(ctx, reach, wsURL, 1<<20)
+func probeHang(ctx context.Context, reach launch.Reach, wsURL, ask string, timeout time.Duration) (silent time.Duration, hung bool) {
+	conn, err := launch.DialWebSocket(ctx, reach, wsURL, 1<<20)
 	if err != nil {
 		return 0, false
 	}

@@ -6,7 +6,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
@@ -25,16 +26,16 @@ type browserRun struct {
 	// (the configured ones before); want, when set, the options launch
 	// requests asked for and no launch has settled yet; launching, those of
 	// the launch under way.
-	opts      chrome.LaunchOptions
-	want      *chrome.LaunchOptions
-	launching chrome.LaunchOptions
+	opts      launch.Options
+	want      *launch.Options
+	launching launch.Options
 	launchErr string        // why the last launch failed, until one succeeds
 	backoff   launchBackoff // failed launches in a row: holds demands back for a while
 
 	gen          int
-	proc         Process
-	facts        chrome.Facts           // proc's
-	identity     chrome.BrowserIdentity // proc's, read once at its launch
+	proc         *launch.Process
+	facts        launch.Facts         // proc's
+	identity     proc.BrowserIdentity // proc's, read once at its launch
 	startedAt    time.Time
 	cancelLaunch context.CancelFunc
 	relaunch     bool // launch again once the current launch or stop is over
@@ -100,7 +101,7 @@ func (r *browserRun) profileDir() string {
 }
 
 // nextOptions are those the next launch uses.
-func (r *browserRun) nextOptions() chrome.LaunchOptions {
+func (r *browserRun) nextOptions() launch.Options {
 	if r.want != nil {
 		return *r.want
 	}
@@ -132,7 +133,7 @@ func (r *browserRun) handle(m any) {
 		if r.want == nil && r.machine.Is(fsm.BrowserLaunching) {
 			base = r.launching // made together with the launch under way
 		}
-		opts, err := m.change.Apply(base, r.a.spec.Launcher)
+		opts, err := m.change.Apply(base, OwnLauncher{r.a.spec.Launcher})
 		if err != nil {
 			m.reply <- launchResult{err: err}
 			return
@@ -189,7 +190,7 @@ func (r *browserRun) ensure(reply chan launchResult) {
 
 // relaunchWith launches anew, with opts when given: a running browser is
 // stopped first, a launch under way is called off for this one.
-func (r *browserRun) relaunchWith(opts *chrome.LaunchOptions, reply chan launchResult) {
+func (r *browserRun) relaunchWith(opts *launch.Options, reply chan launchResult) {
 	if opts != nil {
 		r.want = opts
 	}

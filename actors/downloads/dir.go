@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // Where downloads land. The root is --download-dir (CDPVISOR_DOWNLOAD_DIR),
@@ -44,7 +44,7 @@ func Resolve(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", errors.New("the download directory is empty; leave it out for the default")
 	}
-	return chrome.UserPath("download directory", p)
+	return launch.UserPath("download directory", p)
 }
 
 // InstanceDir is an instance's own folder under root.

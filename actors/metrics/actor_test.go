@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 )
 
-func TestMain(m *testing.M) { os.Exit(chrometest.LeakCheckMain(m)) }
+func TestMain(m *testing.M) { os.Exit(actortest.LeakCheckMain(m)) }
 
 func scrape(t *testing.T, a *metrics.Actor) string {
 	t.Helper()
@@ -49,16 +49,16 @@ func waitFor(t *testing.T, a *metrics.Actor, lines ...string) string {
 // The metrics follow a browser's event stream: launches, launch time,
 // memory while it runs, exits by cause; and the relays' counters.
 func TestMetricsFollowTheBrowsersEvents(t *testing.T) {
-	a := metrics.New(actortest.Logger(t))
+	a := metrics.New(served.Logger(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = a.Serve(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	b := actortest.StartBrowser(t, browser.Spec{Launch: actortest.FakeLaunch(t)})
-	if err := a.Watch(actortest.Context(t), b); err != nil {
+	b := served.StartBrowser(t, browser.Spec{Launch: served.FakeLaunch(t)})
+	if err := a.Watch(served.Context(t), b); err != nil {
 		t.Fatal(err)
 	}
-	ep, err := b.EnsureRunning(actortest.Context(t))
+	ep, err := b.EnsureRunning(served.Context(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestMetricsFollowTheBrowsersEvents(t *testing.T) {
 	if !strings.Contains(body, "# TYPE cdpvisor_browser_launch_seconds histogram") {
 		t.Fatal("the launch time is not a histogram")
 	}
-	chrometest.KillPid(t, ep.Pid)
+	actortest.KillPid(t, ep.Pid)
 	body = waitFor(t, a, `cdpvisor_browser_exits_total{cause="crash",instance="test"} 1`, "# HELP cdpvisor_browser_exits_total")
 	if strings.Contains(body, "cdpvisor_browser_memory_bytes{") {
 		t.Fatal("memory is still reported for a browser that is gone")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 
@@ -47,7 +47,7 @@ func (c memoryCollector) Describe(ch chan<- *prometheus.Desc) { ch <- memoryDesc
 
 func (c memoryCollector) Collect(ch chan<- prometheus.Metric) {
 	for instance, pid := range c.a.pids() {
-		if rss, err := chrome.GroupRSS(pid); err == nil && rss > 0 {
+		if rss, err := proc.GroupRSS(pid); err == nil && rss > 0 {
 			ch <- prometheus.MustNewConstMetric(memoryDesc, prometheus.GaugeValue, float64(rss), instance, strconv.Itoa(pid))
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -16,7 +16,7 @@ import (
 // where to connect instead (the Firefox side is tested with firefox-esr in
 // cmd/cdpvisor).
 func TestBiDiSocketOfAChromiumEndpointIsRefused(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	_, resp, err := websocket.DefaultDialer.Dial(inst.WS()+proxy.BiDiPath, nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("/session of a CDP endpoint: %v, %v; want 404", err, resp)

@@ -15,26 +15,26 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
 func httpDo(t *testing.T, method, url, host string) (int, string) {
 	t.Helper()
-	code, body, _ := chrometest.HTTPDo(t, method, url, host)
+	code, body, _ := actortest.HTTPDo(t, method, url, host)
 	return code, body
 }
 
 func TestNonLoopbackHostIsRefusedWithoutLaunching(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	for _, host := range []string{"evil.example", "evil.example:80", "10.0.0.1", "127.0.0.1.nip.io"} {
 		code, body := httpDo(t, http.MethodGet, inst.Proxy.Endpoint()+"/json/version", host)
 		if code != http.StatusForbidden || !strings.Contains(body, "not a loopback address") {
 			t.Errorf("Host %s: %d %q, want 403 naming the rule", host, code, body)
 		}
 	}
-	if st, _ := inst.Browser.Status(actortest.Context(t)); st.State != fsm.BrowserIdle || st.Generation != 0 {
+	if st, _ := inst.Browser.Status(served.Context(t)); st.State != fsm.BrowserIdle || st.Generation != 0 {
 		t.Fatalf("a refused request launched a browser: %+v", st)
 	}
 	for _, host := range []string{"localhost", fmt.Sprintf("localhost:%d", inst.Proxy.Port()), fmt.Sprintf("[::1]:%d", inst.Proxy.Port())} {
@@ -45,7 +45,7 @@ func TestNonLoopbackHostIsRefusedWithoutLaunching(t *testing.T) {
 }
 
 func TestConcurrentFirstRequestsLaunchOnce(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-start-delay=200ms"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=200ms"), proxy.Spec{})
 	var wg sync.WaitGroup
 	codes := make([]int, 30)
 	for i := range codes {
@@ -73,13 +73,13 @@ func TestConcurrentFirstRequestsLaunchOnce(t *testing.T) {
 			t.Errorf("request %d: %d", i, c)
 		}
 	}
-	if st, _ := inst.Browser.Status(actortest.Context(t)); st.Generation != 1 {
+	if st, _ := inst.Browser.Status(served.Context(t)); st.Generation != 1 {
 		t.Fatalf("generation %d after concurrent first requests, want exactly one launch", st.Generation)
 	}
 }
 
 func TestJSONSurfaceIsRewrittenToTheEndpoint(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	ep := inst.Proxy.Endpoint()
 	host := strings.TrimPrefix(ep, "http://")
 	for _, path := range []string{"/json/version", "/json/version/", "/json", "/json/list"} {
@@ -87,7 +87,7 @@ func TestJSONSurfaceIsRewrittenToTheEndpoint(t *testing.T) {
 		if code != http.StatusOK || !strings.Contains(body, "ws://"+host+"/devtools/") {
 			t.Fatalf("%s: %d %s: want URLs on %s", path, code, body, host)
 		}
-		browser, _ := inst.Browser.EnsureRunning(actortest.Context(t))
+		browser, _ := inst.Browser.EnsureRunning(served.Context(t))
 		if strings.Contains(body, browser.HostPort) {
 			t.Fatalf("%s leaks the browser's own address %s: %s", path, browser.HostPort, body)
 		}
@@ -143,7 +143,7 @@ func cdpCall(t *testing.T, c *websocket.Conn, id int, method, params, session st
 }
 
 func TestBrowserAndPageSocketsAreRelayed(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	c, _, err := websocket.DefaultDialer.Dial(inst.WS()+"/devtools/browser/any-id", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestBrowserAndPageSocketsAreRelayed(t *testing.T) {
 }
 
 func TestForeignOriginIsRefusedAndNeverForwarded(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{AllowOrigins: []string{"http://allowed.example"}})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{AllowOrigins: []string{"http://allowed.example"}})
 	h := http.Header{"Origin": {"http://evil.example"}}
 	_, resp, err := websocket.DefaultDialer.Dial(inst.WS()+"/devtools/browser", h)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
@@ -208,7 +208,7 @@ func TestForeignOriginIsRefusedAndNeverForwarded(t *testing.T) {
 }
 
 func TestOversizedMessageClosesWithAReason(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{MaxMessage: 1024})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{MaxMessage: 1024})
 	c, _, err := websocket.DefaultDialer.Dial(inst.WS()+"/devtools/browser", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestOversizedMessageClosesWithAReason(t *testing.T) {
 }
 
 func TestMalformedFramesDoNotHarmTheEndpoint(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	conn, err := net.Dial("tcp", strings.TrimPrefix(inst.Proxy.Endpoint(), "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +249,7 @@ func TestMalformedFramesDoNotHarmTheEndpoint(t *testing.T) {
 	}
 	defer c.Close()
 	cdpCall(t, c, 7, "Browser.getVersion", "", "")
-	if n, _ := inst.Proxy.Clients(actortest.Context(t)); n != 1 {
+	if n, _ := inst.Proxy.Clients(served.Context(t)); n != 1 {
 		t.Fatalf("clients %d, want 1 (the bad one unregistered)", n)
 	}
 }

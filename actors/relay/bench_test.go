@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -26,6 +27,9 @@ type memConn struct {
 	rest    bytes.Reader  // the unread part of a streamed message
 	frame   [32 << 10]byte
 	closed  chan struct{}
+	// closeOnce: Close is called from any goroutine, as a socket's may be
+	// (the relay's close and its reader's failure can race).
+	closeOnce sync.Once
 }
 
 func newMemConn() *memConn {
@@ -83,13 +87,7 @@ func (c *memConn) WriteStream(prefix []byte, rest io.Reader, _ bool) error {
 	return nil
 }
 
-func (c *memConn) Close(int, string) {
-	select {
-	case <-c.closed:
-	default:
-		close(c.closed)
-	}
-}
+func (c *memConn) Close(int, string) { c.closeOnce.Do(func() { close(c.closed) }) }
 
 // echoBrowser answers every request the relay writes with response.
 type echoBrowser struct {

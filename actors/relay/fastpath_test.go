@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/fsm"
@@ -16,7 +16,7 @@ import (
 // crash, everything until the connection is connected again.
 func TestConnectedFramesTakeTheFastPath(t *testing.T) {
 	traffic := &relay.Traffic{}
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=300"), proxy.Spec{Traffic: traffic})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=300"), proxy.Spec{Traffic: traffic})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Target.setDiscoverTargets", `{"discover":true}`, "") // a subscription: the actor's
 	base := traffic.HandedOver.Load()
@@ -69,7 +69,7 @@ func TestConnectedFramesTakeTheFastPath(t *testing.T) {
 		t.Fatal("nothing went through the actor across the crash")
 	}
 	// Connected again: the fast path is back.
-	actortest.WaitState(t, inst.Browser, fsm.BrowserRunning)
+	served.WaitState(t, inst.Browser, fsm.BrowserRunning)
 	for id := int64(302); id < 402; id++ {
 		if m := cl.Call(id, "Browser.getVersion", "", ""); m.Error != nil {
 			t.Fatalf("%d: %+v", id, m)
@@ -87,7 +87,7 @@ func TestConnectedFramesTakeTheFastPath(t *testing.T) {
 func TestPipelinedRequestsAcrossACrashAreAnsweredOnce(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		t.Run(fmt.Sprint(round), func(t *testing.T) {
-			inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=40"), proxy.Spec{})
+			inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=40"), proxy.Spec{})
 			cl := inst.DialCDP(t)
 			const n = 70
 			for id := int64(1); id <= n; id++ {

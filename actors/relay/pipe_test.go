@@ -11,7 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -20,8 +20,8 @@ import (
 // The same relay serves a pipe client; when the browser goes, the pipe
 // closes, as a real browser's would, so the tool relaunches as usual.
 func TestPipeClientClosesWithTheBrowser(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	ctx := actortest.Context(t)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	ctx := served.Context(t)
 	ep, err := inst.Browser.EnsureRunning(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestPipeClientClosesWithTheBrowser(t *testing.T) {
 	if err := test.Read(m); err != nil || !strings.Contains(string(m.B), `"id":1`) || !strings.Contains(string(m.B), "FakeChrome") {
 		t.Fatalf("answer over the pipe: %q %v", m.B, err)
 	}
-	chrometest.KillPid(t, ep.Pid)
+	actortest.KillPid(t, ep.Pid)
 	if err := test.Read(m); err != io.EOF {
 		t.Fatalf("after the browser died the pipe gave %v %q, want EOF", err, m.B)
 	}

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 
 // A request the browser dies on is not lost: the next browser answers it.
 func TestRequestInFlightAtTheCrashIsAnsweredByTheNextBrowser(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=3"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=3"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Browser.getVersion", "", "")
 	cl.Call(2, "Browser.getVersion", "", "")
@@ -29,7 +29,7 @@ func TestRequestInFlightAtTheCrashIsAnsweredByTheNextBrowser(t *testing.T) {
 // A Browser.close the browser dies on (a user closing it at that moment)
 // is answered, not sent to a new browser.
 func TestBrowserCloseInFlightIsAnsweredNotReplayed(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=2"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=2"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Browser.getVersion", "", "")
 	m := cl.Call(-9999, "Browser.close", "", "")
@@ -37,7 +37,7 @@ func TestBrowserCloseInFlightIsAnsweredNotReplayed(t *testing.T) {
 		t.Fatalf("%+v", m)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if st, _ := inst.Browser.Status(actortest.Context(t)); st.Generation != 1 {
+	if st, _ := inst.Browser.Status(served.Context(t)); st.Generation != 1 {
 		t.Fatalf("a Browser.close relaunched a browser: %+v", st)
 	}
 }
@@ -45,7 +45,7 @@ func TestBrowserCloseInFlightIsAnsweredNotReplayed(t *testing.T) {
 // A huge answer (past the streaming threshold) arrives whole and intact,
 // and the connection goes on as before.
 func TestHugeAnswersAreStreamedIntact(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Send(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
 	_, events := cl.Answer(1)
@@ -78,7 +78,7 @@ func TestHugeAnswersAreStreamedIntact(t *testing.T) {
 func TestLostBrowserDetachesTheClientsSessions(t *testing.T) {
 	// The next browser takes the two replays (the client's auto-attach is the
 	// bootstrap) and a request: 3.
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=5"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=5"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	_, discovered := cl.AnswerOf(1, "Target.setDiscoverTargets", `{"discover":true}`)
 	_, attached := cl.AnswerOf(2, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`)
@@ -126,7 +126,7 @@ func TestLostBrowserDetachesTheClientsSessions(t *testing.T) {
 func TestRecoveryBootstrapsWithTheClientsOwnAutoAttach(t *testing.T) {
 	// Crash on the 5th message; the next browser takes at most 4 (the
 	// bootstrap, two replays and a request), whichever bootstrap it gets.
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=5"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=5"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Target.setDiscoverTargets", `{"discover":true}`, "")
 	cl.Call(2, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")

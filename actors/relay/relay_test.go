@@ -11,8 +11,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/fsm"
@@ -21,15 +21,15 @@ import (
 // crashNow makes a fake browser started with --fake-crash-after exit on
 // this message, which has no id: nothing is left awaiting an answer, so the
 // relay stays degraded until the client's next request.
-func crashNow(t *testing.T, cl *chrometest.CDPClient) {
+func crashNow(t *testing.T, cl *actortest.CDPClient) {
 	t.Helper()
 	if err := cl.Conn.WriteMessage(websocket.TextMessage, []byte(`{"method":"Browser.getVersion"}`)); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func generation(t *testing.T, inst *actortest.Instance) int {
-	st, err := inst.Browser.Status(actortest.Context(t))
+func generation(t *testing.T, inst *served.Instance) int {
+	st, err := inst.Browser.Status(served.Context(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,13 +39,13 @@ func generation(t *testing.T, inst *actortest.Instance) int {
 func TestCrashWithoutWeakSignalDegradesThenRecovers(t *testing.T) {
 	// After the crash the new browser (with the same flag) takes the
 	// bootstrap, the replayed discovery and the request: 3 messages.
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=4"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=4"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Target.setDiscoverTargets", `{"discover":true}`, "")
 	cl.Call(2, "Browser.getVersion", "", "")
 	cl.Call(3, "Browser.getVersion", "", "")
 	crashNow(t, cl)
-	actortest.WaitState(t, inst.Browser, fsm.BrowserIdle) // the client stays connected meanwhile
+	served.WaitState(t, inst.Browser, fsm.BrowserIdle) // the client stays connected meanwhile
 	// Browser.close without a weak signal is a request like any other: it
 	// would be queued and recover; use a plain request instead.
 	cl.Send(4, "Target.getTargets", "", "")
@@ -71,27 +71,27 @@ func TestCrashWithoutWeakSignalDegradesThenRecovers(t *testing.T) {
 }
 
 func TestWeakSignalThenCrashShortCircuitsBrowserClose(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=2", "--fake-detach-before-crash"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=2", "--fake-detach-before-crash"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
 	crashNow(t, cl)
 	if ev := cl.Next(); ev.Method != "Inspector.detached" {
 		t.Fatalf("event %+v, want the weak signal forwarded", ev)
 	}
-	actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+	served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 	cl.Send(-9999, "Browser.close", "", "")
 	m, _ := cl.Answer(-9999)
 	if m.Error != nil || string(m.Result) != "{}" {
 		t.Fatalf("Browser.close: %+v, want a synthetic {}", m)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if st, _ := inst.Browser.Status(actortest.Context(t)); st.State != fsm.BrowserIdle || st.Generation != 1 {
+	if st, _ := inst.Browser.Status(served.Context(t)); st.State != fsm.BrowserIdle || st.Generation != 1 {
 		t.Fatalf("the short-circuited Browser.close relaunched a browser: %+v", st)
 	}
 }
 
 func TestWeakSignalsAloneChangeNothing(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
 	created := cl.Call(2, "Target.createTarget", `{"url":"about:blank"}`, "")
@@ -109,16 +109,16 @@ func TestWeakSignalsAloneChangeNothing(t *testing.T) {
 }
 
 func TestBrowserCloseWhileConnectedReachesTheBrowser(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	events, unsubscribe := actortest.Subscribe(t, inst.Browser)
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	events, unsubscribe := served.Subscribe(t, inst.Browser)
 	defer unsubscribe()
 	cl := inst.DialCDP(t)
-	actortest.Expect[browser.Ready](t, events)
+	served.Expect[browser.Ready](t, events)
 	m := cl.Call(-9999, "Browser.close", "", "")
 	if string(m.Result) != "{}" {
 		t.Fatalf("answer %+v", m)
 	}
-	if ex := actortest.Expect[browser.Exited](t, events); ex.Planned {
+	if ex := served.Expect[browser.Exited](t, events); ex.Planned {
 		t.Fatalf("the browser's own exit after Browser.close: %+v", ex)
 	}
 	// The client is still connected, and its next request relaunches.
@@ -129,12 +129,12 @@ func TestBrowserCloseWhileConnectedReachesTheBrowser(t *testing.T) {
 }
 
 func TestQueueOrderAndIDsAcrossRecovery(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-start-delay=300ms"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=300ms"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Browser.getVersion", "", "")
-	ep, _ := inst.Browser.EnsureRunning(actortest.Context(t))
-	chrometest.KillPid(t, ep.Pid)
-	actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+	ep, _ := inst.Browser.EnsureRunning(served.Context(t))
+	actortest.KillPid(t, ep.Pid)
+	served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 	// Ids a client may use, including Playwright's and the relay's own base.
 	ids := []int64{-9999, 7, relay.InternalIDBase, relay.InternalIDBase - 1, 0}
 	for _, id := range ids {
@@ -171,7 +171,7 @@ func TestQueueOrderAndIDsAcrossRecovery(t *testing.T) {
 
 func TestBootstrapFailureThenSuccess(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "failed-once")
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=3", "--fake-autoattach-fail-once="+marker), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=3", "--fake-autoattach-fail-once="+marker), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Browser.getVersion", "", "")
 	cl.Call(2, "Browser.getVersion", "", "")
@@ -187,7 +187,7 @@ func TestBootstrapFailureThenSuccess(t *testing.T) {
 }
 
 func TestBootstrapFailureTwiceClosesWithAReason(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=2", "--fake-autoattach-fail"), proxy.Spec{})
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=2", "--fake-autoattach-fail"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Browser.getVersion", "", "")
 	crashNow(t, cl)
@@ -200,10 +200,10 @@ func TestBootstrapFailureTwiceClosesWithAReason(t *testing.T) {
 	waitClients(t, inst, 0)
 }
 
-func waitClients(t *testing.T, inst *actortest.Instance, want int) {
+func waitClients(t *testing.T, inst *served.Instance, want int) {
 	t.Helper()
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		n, err := inst.Proxy.Clients(actortest.Context(t))
+		n, err := inst.Proxy.Clients(served.Context(t))
 		if err == nil && n == want {
 			return
 		}
@@ -215,7 +215,7 @@ func waitClients(t *testing.T, inst *actortest.Instance, want int) {
 
 func TestClientHangUpInEachState(t *testing.T) {
 	t.Run("connected", func(t *testing.T) {
-		inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
+		inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 		cl := inst.DialCDP(t)
 		cl.Call(1, "Browser.getVersion", "", "")
 		waitClients(t, inst, 1)
@@ -223,10 +223,10 @@ func TestClientHangUpInEachState(t *testing.T) {
 		waitClients(t, inst, 0)
 	})
 	t.Run("degraded", func(t *testing.T) {
-		inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=1"), proxy.Spec{})
+		inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=1"), proxy.Spec{})
 		cl := inst.DialCDP(t)
 		crashNow(t, cl)
-		actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+		served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 		cl.Conn.Close()
 		waitClients(t, inst, 0)
 		if g := generation(t, inst); g != 1 {
@@ -234,37 +234,37 @@ func TestClientHangUpInEachState(t *testing.T) {
 		}
 	})
 	t.Run("recovering", func(t *testing.T) {
-		inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-crash-after=1", "--fake-start-delay=1s"), proxy.Spec{})
+		inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=1", "--fake-start-delay=1s"), proxy.Spec{})
 		cl := inst.DialCDP(t)
 		crashNow(t, cl)
-		actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+		served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 		cl.Send(2, "Browser.getVersion", "", "")
-		actortest.WaitState(t, inst.Browser, fsm.BrowserLaunching)
+		served.WaitState(t, inst.Browser, fsm.BrowserLaunching)
 		cl.Conn.Close()
 		waitClients(t, inst, 0)
 	})
 	t.Run("starting", func(t *testing.T) {
-		inst := actortest.StartInstance(t, actortest.FakeLaunch(t, "--fake-start-delay=1s"), proxy.Spec{})
+		inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=1s"), proxy.Spec{})
 		d := websocket.Dialer{HandshakeTimeout: 200 * time.Millisecond}
 		if _, _, err := d.Dial(inst.WS()+"/devtools/browser", nil); err == nil {
 			t.Fatal("the handshake finished before the slow browser was ready")
 		}
-		actortest.WaitState(t, inst.Browser, fsm.BrowserRunning) // the launch goes on for the next client
+		served.WaitState(t, inst.Browser, fsm.BrowserRunning) // the launch goes on for the next client
 		waitClients(t, inst, 0)
 	})
 }
 
 func TestManyClientsOneRecovery(t *testing.T) {
-	inst := actortest.StartInstance(t, actortest.FakeLaunch(t), proxy.Spec{})
-	var clients []*chrometest.CDPClient
+	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
+	var clients []*actortest.CDPClient
 	for i := 0; i < 4; i++ {
 		cl := inst.DialCDP(t)
 		cl.Call(1, "Browser.getVersion", "", "")
 		clients = append(clients, cl)
 	}
-	ep, _ := inst.Browser.EnsureRunning(actortest.Context(t))
-	chrometest.KillPid(t, ep.Pid)
-	actortest.WaitState(t, inst.Browser, fsm.BrowserIdle)
+	ep, _ := inst.Browser.EnsureRunning(served.Context(t))
+	actortest.KillPid(t, ep.Pid)
+	served.WaitState(t, inst.Browser, fsm.BrowserIdle)
 	for _, cl := range clients {
 		cl.Send(2, "Browser.getVersion", "", "")
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
 )
 
 // The frames relayFrames forwards, in order; each has a secret in its payload.
@@ -29,7 +29,7 @@ func relayFrames(t *testing.T, level, global zerolog.Level) string {
 	was := zerolog.GlobalLevel()
 	zerolog.SetGlobalLevel(global)
 	t.Cleanup(func() { zerolog.SetGlobalLevel(was) })
-	var buf chrometest.SyncBuffer
+	var buf actortest.SyncBuffer
 	client := newMemConn()
 	echo := &echoBrowser{memConn: newMemConn()}
 	relay := New(Spec{

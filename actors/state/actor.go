@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/rs/zerolog"
 )
 
@@ -128,7 +128,7 @@ func latestLive(dir string) (File, []byte, bool) {
 			continue
 		}
 		s, err := Parse(p, data)
-		if err != nil || !chrome.PidAlive(s.PID) || s.StartedAt.Before(best.StartedAt) {
+		if err != nil || !proc.PidAlive(s.PID) || s.StartedAt.Before(best.StartedAt) {
 			continue
 		}
 		best, bestData = s, data

@@ -14,7 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/rs/zerolog"
 )
 
@@ -38,7 +39,7 @@ type Target struct {
 	WS       string
 	// Protocol is what the endpoint serves: CDP, or WebDriver BiDi (a
 	// Firefox instance, whose WS is its BiDi socket).
-	Protocol chrome.Protocol
+	Protocol launch.Protocol
 }
 
 // scanReport is what one pass over the state files saw, for the failure message.
@@ -264,7 +265,7 @@ func findInstance(s File, id string) (Instance, bool) {
 // It never asks /json/version, which would launch a browser.
 func checkCandidate(ctx context.Context, c *candidate) {
 	t := c.target
-	if !chrome.PidAlive(t.State.PID) {
+	if !proc.PidAlive(t.State.PID) {
 		c.stale = true
 		return
 	}

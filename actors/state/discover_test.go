@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/rs/zerolog"
 )
 
@@ -73,11 +73,11 @@ func TestDiscoverSkipsStaleAndUnhealthy(t *testing.T) {
 	self := os.Getpid()
 	good := healthServer(t, self, "")
 	// A dead pid whose port even answers for it: still stale.
-	writeStateFile(t, dir, "coordinator-1.json", File{Port: healthServer(t, 999999, ""), PID: chrometest.DeadPID(t), StartedAt: epoch.Add(5 * time.Hour)})
+	writeStateFile(t, dir, "coordinator-1.json", File{Port: healthServer(t, 999999, ""), PID: actortest.DeadPID(t), StartedAt: epoch.Add(5 * time.Hour)})
 	// Live pid, but the port is someone else's coordinator, a 404, or closed.
 	writeStateFile(t, dir, "coordinator-2.json", File{Port: healthServer(t, self+1, ""), PID: self, StartedAt: epoch.Add(4 * time.Hour)})
 	writeStateFile(t, dir, "coordinator-3.json", File{Port: notFoundServer(t), PID: self, StartedAt: epoch.Add(3 * time.Hour)})
-	writeStateFile(t, dir, "coordinator-4.json", File{Port: chrometest.ClosedPort(t), PID: self, StartedAt: epoch.Add(2 * time.Hour)})
+	writeStateFile(t, dir, "coordinator-4.json", File{Port: actortest.ClosedPort(t), PID: self, StartedAt: epoch.Add(2 * time.Hour)})
 	if err := os.WriteFile(filepath.Join(dir, "coordinator-5.json"), []byte(`{"port": 12`), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestDiscoverExplicitStateFile(t *testing.T) {
 		t.Fatalf("explicit state file: got %+v, %v; want %s", got, err, older)
 	}
 	// Only that file: a stale explicit file fails even with live ones next to it.
-	stale := writeStateFile(t, dir, "other.json", File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), StartedAt: epoch})
+	stale := writeStateFile(t, dir, "other.json", File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), StartedAt: epoch})
 	if _, err := discoverIn(t, DiscoverOptions{StateDir: dir, StateFile: stale}); err == nil || !strings.Contains(err.Error(), stale) {
 		t.Fatalf("stale explicit file: %v", err)
 	}

@@ -3,7 +3,7 @@ package state
 import (
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // bidiPath is where a Firefox endpoint serves WebDriver BiDi (proxy.BiDiPath,
@@ -12,13 +12,13 @@ const bidiPath = "/session"
 
 // ProtocolOf is what an endpoint of a state file serves: its protocol
 // field, else (coordinators from before it) what its ws URL says.
-func ProtocolOf(protocol, ws string) chrome.Protocol {
-	switch chrome.Protocol(protocol) {
-	case chrome.ProtocolCDP, chrome.ProtocolBiDi:
-		return chrome.Protocol(protocol)
+func ProtocolOf(protocol, ws string) launch.Protocol {
+	switch launch.Protocol(protocol) {
+	case launch.ProtocolCDP, launch.ProtocolBiDi:
+		return launch.Protocol(protocol)
 	}
 	if strings.HasSuffix(ws, bidiPath) {
-		return chrome.ProtocolBiDi
+		return launch.ProtocolBiDi
 	}
-	return chrome.ProtocolCDP
+	return launch.ProtocolCDP
 }

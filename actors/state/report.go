@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // ReportPath is the health report of a coordinator, on every endpoint:
@@ -103,7 +103,7 @@ func NewInstanceReport(id, endpoint string, st browser.Status, clients int) Inst
 		r.UptimeSeconds = time.Since(*st.StartedAt).Round(time.Millisecond).Seconds()
 	}
 	if st.StartedAt != nil && st.Pid != 0 { // a Windows browser's memory is not Linux's to read
-		r.MemoryBytes, _ = chrome.GroupRSS(st.Pid)
+		r.MemoryBytes, _ = proc.GroupRSS(st.Pid)
 	}
 	return r
 }

@@ -10,14 +10,15 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // ProcessSpec is what a watchdog process is told about the browser it
 // guards (its command line).
 type ProcessSpec struct {
-	Browser        chrome.BrowserIdentity
+	Browser        proc.BrowserIdentity
 	RemoveDir      string // the launch's temporary directory, removed after the browser
 	StateFile      string // the coordinator's state file
 	CoordinatorPID int
@@ -63,15 +64,15 @@ const endGrace = time.Second
 // Cleanup ends the guarded browser, if that pid still is that
 // browser (a reused pid is left alone), then removes the temporary
 // directory and the dead coordinator's state files.
-func Cleanup(s ProcessSpec, log zerolog.Logger) {
+func Cleanup(s ProcessSpec, sys launch.System, log zerolog.Logger) {
 	if s.Browser.WindowsPid > 0 {
-		cleanupWindows(s, log)
+		cleanupWindows(s, sys, log)
 		return
 	}
 	if err := s.Browser.Verify(); err != nil {
 		log.Info().Err(err).Msg("browser not ended: it is gone, or the pid is not that browser any more")
 	} else {
-		chrome.EndGroup(s.Browser.Pid, endGrace)
+		proc.EndGroup(s.Browser.Pid, endGrace)
 		log.Info().Int("pid", s.Browser.Pid).Msg("ended the browser of a dead coordinator")
 	}
 	if s.RemoveDir != "" {
@@ -85,11 +86,11 @@ func Cleanup(s ProcessSpec, log zerolog.Logger) {
 // removeTempDir removes a launch directory unless a browser still runs on
 // it (one whose identity did not match: never delete under a live process).
 func removeTempDir(dir string, log zerolog.Logger) {
-	if !strings.HasPrefix(filepath.Base(dir), chrome.TempPrefix) {
+	if !strings.HasPrefix(filepath.Base(dir), launch.TempPrefix) {
 		log.Warn().Str("dir", dir).Msg("not a cdpvisor temporary directory; kept")
 		return
 	}
-	if users, err := chrome.BrowsersUnder(dir); err == nil && len(users) > 0 {
+	if users, err := proc.BrowsersUnder(dir); err == nil && len(users) > 0 {
 		log.Warn().Str("dir", dir).Int("pid", users[0].Pid).Msg("a process still uses the directory; kept")
 		return
 	}

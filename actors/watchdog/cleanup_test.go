@@ -7,24 +7,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/rs/zerolog"
 )
 
 func TestCleanupEndsOnlyTheGuardedBrowser(t *testing.T) {
 	stateDir, tmp := t.TempDir(), t.TempDir()
-	dir := filepath.Join(tmp, chrome.TempPrefix+"1-guarded")
+	dir := filepath.Join(tmp, launch.TempPrefix+"1-guarded")
 	p := fakeOn(t, filepath.Join(dir, "profile"))
-	coordinator := chrometest.DeadPID(t)
+	coordinator := actortest.DeadPID(t)
 	stateFile := writeState(t, stateDir, state.File{Port: 1, PID: coordinator})
 	log := zerolog.New(zerolog.NewTestWriter(t))
 
 	// A pid that is not that browser any more (another executable) is left alone.
 	wrong := ProcessSpec{Browser: p.Identity(), RemoveDir: dir, StateFile: stateFile, CoordinatorPID: coordinator}
 	wrong.Browser.Exe = "/bin/sh"
-	Cleanup(wrong, log)
+	Cleanup(wrong, launch.System{}, log)
 	if exitedWithin(p, 500*time.Millisecond) {
 		t.Fatal("a process that is not the guarded browser was ended")
 	}
@@ -37,7 +37,7 @@ func TestCleanupEndsOnlyTheGuardedBrowser(t *testing.T) {
 	if i := slices.Index(args, "--user-data-dir"); i < 0 || i+1 >= len(args) || args[i+1] != p.UserDataDir {
 		t.Fatalf("watchdog command line %q lacks the profile", args)
 	}
-	Cleanup(spec, log)
+	Cleanup(spec, launch.System{}, log)
 	if !exitedWithin(p, 5*time.Second) {
 		t.Fatal("the guarded browser still runs")
 	}

@@ -12,8 +12,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -54,8 +55,8 @@ func endedIn(t *testing.T, dir string) []state.Ended {
 // another user's state file, dead too, is neither removed nor recorded.
 func TestReapKeepsTheDeadPortAndLeavesAnotherUsersFiles(t *testing.T) {
 	dir, tmp := t.TempDir(), t.TempDir()
-	dead := writeState(t, dir, state.File{Port: 4321, PID: chrometest.DeadPID(t), PPID: 77})
-	Reap(dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
+	dead := writeState(t, dir, state.File{Port: 4321, PID: actortest.DeadPID(t), PPID: 77})
+	Reap(launch.System{}, dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
 	if _, err := os.Stat(dead); !os.IsNotExist(err) {
 		t.Fatalf("the dead coordinator's state file is still there: %v", err)
 	}
@@ -65,11 +66,11 @@ func TestReapKeepsTheDeadPortAndLeavesAnotherUsersFiles(t *testing.T) {
 	_ = os.Remove(filepath.Join(dir, state.EndedFile))
 
 	needRoot(t)
-	theirs := writeState(t, dir, state.File{Port: 4322, PID: chrometest.DeadPID(t)})
+	theirs := writeState(t, dir, state.File{Port: 4322, PID: actortest.DeadPID(t)})
 	if err := os.Chown(theirs, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	Reap(dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
+	Reap(launch.System{}, dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
 	if _, err := os.Stat(theirs); err != nil {
 		t.Fatalf("the reaper removed another user's state file: %v", err)
 	}
@@ -91,8 +92,8 @@ func TestReapLeavesAnotherUsersEndedRecord(t *testing.T) {
 	if err := os.Chown(record, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	dead := writeState(t, dir, state.File{Port: 4323, PID: chrometest.DeadPID(t)})
-	Reap(dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
+	dead := writeState(t, dir, state.File{Port: 4323, PID: actortest.DeadPID(t)})
+	Reap(launch.System{}, dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
 	if _, err := os.Stat(dead); !os.IsNotExist(err) {
 		t.Fatalf("the dead coordinator's state file is still there: %v", err)
 	}
@@ -115,7 +116,7 @@ func TestReapRemovesOldUnreadableStateFilesOnly(t *testing.T) {
 	if err := os.Chtimes(old, then, then); err != nil {
 		t.Fatal(err)
 	}
-	Reap(dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
+	Reap(launch.System{}, dir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Fatalf("an old unreadable state file was kept: %v", err)
 	}
@@ -127,10 +128,10 @@ func TestReapRemovesOldUnreadableStateFilesOnly(t *testing.T) {
 // The watchdog's clean-up after its coordinator died keeps the port too.
 func TestCleanupKeepsTheDeadCoordinatorsPort(t *testing.T) {
 	dir := t.TempDir()
-	pid := chrometest.DeadPID(t)
+	pid := actortest.DeadPID(t)
 	path := writeState(t, dir, state.File{Port: 4324, PID: pid, PPID: 88})
-	Cleanup(ProcessSpec{Browser: chrome.BrowserIdentity{Pid: chrometest.DeadPID(t)}, StateFile: path, CoordinatorPID: pid},
-		zerolog.New(zerolog.NewTestWriter(t)))
+	Cleanup(ProcessSpec{Browser: proc.BrowserIdentity{Pid: actortest.DeadPID(t)}, StateFile: path, CoordinatorPID: pid},
+		launch.System{}, zerolog.New(zerolog.NewTestWriter(t)))
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("state file kept: %v", err)
 	}

@@ -9,7 +9,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -17,7 +18,7 @@ import (
 // behind (when even their watchdog was killed): state files of dead pids,
 // and temporary browser directories of dead pids together with any
 // browser still running on them. Live coordinators' files are untouched.
-func Reap(stateDir, tmpDir string, log zerolog.Logger) {
+func Reap(sys launch.System, stateDir, tmpDir string, log zerolog.Logger) {
 	states, _ := filepath.Glob(filepath.Join(stateDir, "coordinator-*.json"))
 	states = append(states, filepath.Join(stateDir, state.PointerFile))
 	for _, path := range states {
@@ -28,7 +29,7 @@ func Reap(stateDir, tmpDir string, log zerolog.Logger) {
 		switch {
 		case err != nil:
 			reapCorrupt(path, err, log)
-		case !chrome.PidAlive(s.PID):
+		case !proc.PidAlive(s.PID):
 			removeDeadState(path, s, log)
 			log.Info().Str("path", path).Int("pid", s.PID).Msg("reaped the state file of a dead coordinator")
 		}
@@ -36,18 +37,18 @@ func Reap(stateDir, tmpDir string, log zerolog.Logger) {
 	entries, _ := os.ReadDir(tmpDir)
 	for _, e := range entries {
 		pid, ok := tempDirOwner(e.Name())
-		if !ok || !e.IsDir() || chrome.PidAlive(pid) {
+		if !ok || !e.IsDir() || proc.PidAlive(pid) {
 			continue
 		}
 		dir := filepath.Join(tmpDir, e.Name())
-		browsers, _ := chrome.BrowsersUnder(dir)
+		browsers, _ := proc.BrowsersUnder(dir)
 		for _, b := range browsers {
-			chrome.EndGroup(b.Pid, endGrace)
+			proc.EndGroup(b.Pid, endGrace)
 			log.Info().Int("pid", b.Pid).Str("dir", dir).Msg("ended a browser left by a dead coordinator")
 		}
 		removeTempDir(dir, log)
 	}
-	reapWindows(log)
+	reapWindows(sys, log)
 }
 
 // corruptGrace spares a state file that cannot be parsed this long after
@@ -68,7 +69,7 @@ func reapCorrupt(path string, err error, log zerolog.Logger) {
 
 // tempDirOwner reads the coordinator pid out of "cdpv-<pid>-<random>".
 func tempDirOwner(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, chrome.TempPrefix)
+	rest, ok := strings.CutPrefix(name, launch.TempPrefix)
 	if !ok {
 		return 0, false
 	}

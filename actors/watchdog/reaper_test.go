@@ -11,17 +11,19 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // fakeOn starts the fake browser on profile, in its own process group as
 // every launch is; the test stops it in the end if nothing else did.
-func fakeOn(t *testing.T, profile string) *chrome.Process {
+func fakeOn(t *testing.T, profile string) *launch.Process {
 	t.Helper()
-	p, err := chrome.Start(context.Background(), chrome.LaunchOptions{
-		Browser:     chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+	p, err := chromium.Start(context.Background(), launch.Options{
+		Browser:     launch.Browser{Name: "Fake", Type: launch.Chromium, Path: actortest.FakeBrowser(t)},
 		Headless:    true,
 		UserDataDir: profile,
 	}, nil)
@@ -45,7 +47,7 @@ func writeState(t *testing.T, dir string, s state.File) string {
 	return path
 }
 
-func exitedWithin(p *chrome.Process, d time.Duration) bool {
+func exitedWithin(p *launch.Process, d time.Duration) bool {
 	select {
 	case <-p.Exited():
 		return true
@@ -56,15 +58,15 @@ func exitedWithin(p *chrome.Process, d time.Duration) bool {
 
 func TestReapEndsWhatDeadCoordinatorsLeftAndNothingElse(t *testing.T) {
 	stateDir, tmp := t.TempDir(), t.TempDir()
-	dead, live := chrometest.DeadPID(t), os.Getpid()
+	dead, live := actortest.DeadPID(t), os.Getpid()
 	deadState := writeState(t, stateDir, state.File{Port: 1, PID: dead})
 	liveState := writeState(t, stateDir, state.File{Port: 2, PID: live})
-	deadDir := filepath.Join(tmp, fmt.Sprintf("%s%d-abc", chrome.TempPrefix, dead))
-	liveDir := filepath.Join(tmp, fmt.Sprintf("%s%d-def", chrome.TempPrefix, live))
+	deadDir := filepath.Join(tmp, fmt.Sprintf("%s%d-abc", launch.TempPrefix, dead))
+	liveDir := filepath.Join(tmp, fmt.Sprintf("%s%d-def", launch.TempPrefix, live))
 	orphan := fakeOn(t, filepath.Join(deadDir, "profile"))
 	kept := fakeOn(t, filepath.Join(liveDir, "profile"))
 
-	Reap(stateDir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
+	Reap(launch.System{}, stateDir, tmp, zerolog.New(zerolog.NewTestWriter(t)))
 
 	if !exitedWithin(orphan, 5*time.Second) {
 		t.Fatalf("the browser of a dead coordinator (pid %d) still runs", orphan.Pid)
@@ -75,7 +77,7 @@ func TestReapEndsWhatDeadCoordinatorsLeftAndNothingElse(t *testing.T) {
 	if _, err := os.Stat(deadState); !os.IsNotExist(err) {
 		t.Fatalf("the dead coordinator's state file is still there: %v", err)
 	}
-	if exitedWithin(kept, 0) || !chrome.PidAlive(kept.Pid) {
+	if exitedWithin(kept, 0) || !proc.PidAlive(kept.Pid) {
 		t.Fatal("the browser of a live coordinator was ended")
 	}
 	for _, p := range []string{liveDir, liveState} {

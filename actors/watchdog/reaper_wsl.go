@@ -1,16 +1,16 @@
 package watchdog
 
 import (
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows"
 	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 )
 
 // reapWindows is Reap's Windows side, inside WSL: the Windows browsers and
 // temporary profiles that dead coordinators of this distro and user left
 // in the Windows %TEMP%.
-func reapWindows(log zerolog.Logger) {
-	for _, l := range chrome.ReapWindows(chrome.HostSystem()) {
+func reapWindows(sys launch.System, log zerolog.Logger) {
+	for _, l := range windows.Reap(sys) {
 		for _, pid := range l.Stopped {
 			log.Info().Int("windowsPid", pid).Str("dir", l.Dir).Msg("ended a Windows browser left by a dead coordinator")
 		}

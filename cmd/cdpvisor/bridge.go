@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/bridge"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -22,7 +24,7 @@ import (
 // invoked by through a symlink (`cdpvisor bridge --install DIR` makes
 // DIR/chrome). Exit codes follow a browser's: 0 after a normal end, 1 on
 // an error (said on stderr).
-func runBridge(args []string, stdout, stderr io.Writer) error {
+func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
 		fmt.Fprint(stdout, bridgeHelp)
 		return nil
@@ -35,7 +37,7 @@ func runBridge(args []string, stdout, stderr io.Writer) error {
 		return installBridge(a.Install, stderr)
 	}
 	if slices.Contains(a.BrowserArgs, "--version") {
-		return printBrowserVersion(a.Browser, a.Windows)
+		return printBrowserVersion(sys, a.Browser, a.Windows)
 	}
 	log, err := newLogger(stderr, envOr("CDPVISOR_LOG_LEVEL", "info"), envOr("CDPVISOR_LOG_FORMAT", "console"))
 	if err != nil {
@@ -67,8 +69,10 @@ func runBridge(args []string, stdout, stderr io.Writer) error {
 		if cfg.Source, err = bridge.NewCoordinatorSource(target.WS); err != nil {
 			return err
 		}
-	} else if cfg.Browser, err = resolveRealBrowser(a.Browser, a.Windows); err != nil {
+	} else if cfg.Browser, err = resolveRealBrowser(sys, a.Browser, a.Windows); err != nil {
 		return fmt.Errorf("bridge: %w", err)
+	} else {
+		cfg.Launcher = launchers.For(sys, cfg.Browser)
 	}
 	return bridge.Run(ctx, cfg)
 }
@@ -119,14 +123,13 @@ Examples:
   CDPVISOR_COORDINATOR=auto npx chrome-devtools-mcp --executablePath ~/.local/cdpvisor/chrome
 `
 
-func resolveRealBrowser(want string, windows bool) (chrome.Browser, error) {
-	sys := chrome.HostSystem()
+func resolveRealBrowser(sys launch.System, want string, windows bool) (launch.Browser, error) {
 	sys.PreferWindows = sys.PreferWindows || windows
-	b, err := chrome.Resolve(sys, want)
+	b, err := detect.Resolve(sys, want)
 	if err != nil {
 		return b, err
 	}
-	if err := chrome.RequireCDP(b); err != nil {
+	if err := launch.RequireCDP(b); err != nil {
 		return b, err // the bridge stands in for Chrome: it speaks CDP only
 	}
 	self, _ := os.Executable()
@@ -165,14 +168,14 @@ func installBridge(dir string, out io.Writer) error {
 
 // printBrowserVersion answers `chrome --version` as the real browser would,
 // for tools that check the version before launching.
-func printBrowserVersion(want string, windows bool) error {
-	b, err := resolveRealBrowser(want, windows)
+func printBrowserVersion(sys launch.System, want string, windows bool) error {
+	b, err := resolveRealBrowser(sys, want, windows)
 	if err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	v, err := chrome.ReadVersion(ctx, chrome.HostSystem(), b)
+	v, err := detect.ReadVersion(ctx, sys, b)
 	if err != nil {
 		return fmt.Errorf("bridge: the version of %s: %w", b.Path, err)
 	}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -31,13 +31,13 @@ func installedBridge(t *testing.T) string {
 }
 
 // realBrowsers lists browser processes (not bridges, not helpers) on profile.
-func realBrowsers(t *testing.T, profile string) []chrome.ProcInfo {
+func realBrowsers(t *testing.T, profile string) []proc.ProcInfo {
 	t.Helper()
-	all, err := chrome.BrowsersUnder(profile)
+	all, err := proc.BrowsersUnder(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []chrome.ProcInfo
+	var out []proc.ProcInfo
 	for _, p := range all { // not the bridges (this test's binary) nor the tools (node)
 		if base := filepath.Base(p.Exe); (base == "chromium" || base == "chrome") && p.Exe != binary {
 			out = append(out, p)
@@ -55,7 +55,7 @@ func TestBridgeUsage(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "descriptors 3 and 4") {
 		t.Fatalf("pipe without fds: %d %q", code, stderr)
 	}
-	chrometest.Chromium(t)
+	actortest.Chromium(t)
 	link := installedBridge(t)
 	out, err := exec.Command(link, "--version").Output()
 	if err != nil || !strings.Contains(string(out), "156") && !regexp.MustCompile(`\d+\.\d+`).Match(out) {
@@ -66,11 +66,11 @@ func TestBridgeUsage(t *testing.T) {
 // Real clients launch "Chrome" through the bridge: Puppeteer over the pipe
 // and over a port, Playwright over the pipe.
 func TestBridgeLaunchedByRealClients(t *testing.T) {
-	chrometest.Chromium(t)
+	actortest.Chromium(t)
 	link := installedBridge(t)
 	for _, mode := range []string{"puppeteer-pipe", "puppeteer-ws", "playwright"} {
 		t.Run(mode, func(t *testing.T) {
-			out, err := chrometest.NodeScript(t, 90*time.Second, "bridge_launch.mjs", mode, link)
+			out, err := actortest.NodeScript(t, 90*time.Second, "bridge_launch.mjs", mode, link)
 			if err != nil || !strings.Contains(out, `"result":2`) {
 				t.Fatalf("%s: %v %s", mode, err, out)
 			}
@@ -81,10 +81,10 @@ func TestBridgeLaunchedByRealClients(t *testing.T) {
 // @playwright/mcp and chrome-devtools-mcp, both given the bridge as their
 // browser and one profile, navigate and snapshot on ONE browser.
 func TestBridgeSharedByTwoMCPs(t *testing.T) {
-	chrometest.Chromium(t)
+	actortest.Chromium(t)
 	link := installedBridge(t)
 	profile, work := t.TempDir(), t.TempDir()
-	client := chrometest.StartLineScript(t, 150*time.Second, "bridge_share.mjs", link, profile, work)
+	client := actortest.StartLineScript(t, 150*time.Second, "bridge_share.mjs", link, profile, work)
 	if line, _ := client.Next(); !strings.Contains(line, "ready") {
 		t.Fatalf("no ready line: %q", line)
 	}
@@ -113,7 +113,7 @@ func waitNoBrowsers(t *testing.T, profile string) {
 // bridgeProcess is a bridge started by the test itself.
 type bridgeProcess struct {
 	cmd    *exec.Cmd
-	stderr *chrometest.SyncBuffer
+	stderr *actortest.SyncBuffer
 }
 
 func (b *bridgeProcess) browser(t *testing.T) int {
@@ -131,8 +131,8 @@ func (b *bridgeProcess) browser(t *testing.T) int {
 // In port mode, a browser killed by hand is relaunched on the next request
 // and the client's connection survives.
 func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
-	chrometest.Chromium(t)
-	b := &bridgeProcess{stderr: &chrometest.SyncBuffer{}}
+	actortest.Chromium(t)
+	b := &bridgeProcess{stderr: &actortest.SyncBuffer{}}
 	b.cmd = exec.Command(binary, "bridge", "--remote-debugging-port=0", "--headless=new")
 	pr, pw := io.Pipe()
 	b.cmd.Stderr = io.MultiWriter(b.stderr, pw)
@@ -156,7 +156,7 @@ func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("no DevTools line:\n%s", b.stderr.String())
 	}
-	client := chrometest.StartLineScript(t, 90*time.Second, "puppeteer_survive.mjs", ep, "2")
+	client := actortest.StartLineScript(t, 90*time.Second, "puppeteer_survive.mjs", ep, "2")
 	for line, ok := client.Next(); ok && !strings.Contains(line, `"ok":true`); line, ok = client.Next() {
 		pid := b.browser(t)
 		_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -171,15 +171,15 @@ func TestBridgeWSModeRecoversAfterKill(t *testing.T) {
 // In pipe mode, a browser killed by hand closes the tool's pipe, and the
 // tool's own relaunch (through the bridge again) works.
 func TestBridgePipeModeClosesAndTheToolRelaunches(t *testing.T) {
-	chrometest.Chromium(t)
+	actortest.Chromium(t)
 	link := installedBridge(t)
-	client := chrometest.StartLineScript(t, 90*time.Second, "bridge_relaunch.mjs", link)
+	client := actortest.StartLineScript(t, 90*time.Second, "bridge_relaunch.mjs", link)
 	if line, _ := client.Next(); !strings.Contains(line, "ready") {
 		t.Fatalf("no ready line: %q", line)
 	}
 	var bridges []int
-	for _, pid := range chrometest.Children(client.Cmd.Process.Pid) {
-		if strings.HasPrefix(chrometest.Cmdline(pid), link) {
+	for _, pid := range actortest.Children(client.Cmd.Process.Pid) {
+		if strings.HasPrefix(actortest.Cmdline(pid), link) {
 			bridges = append(bridges, pid)
 		}
 	}
@@ -204,12 +204,12 @@ func TestBridgePipeModeClosesAndTheToolRelaunches(t *testing.T) {
 // kill -9 of a bridge in pipe+headless mode: its watchdog ends the browser
 // and removes the temporary profile within 2 s.
 func TestBridgeKilledInPipeHeadlessModeLeavesNothing(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	toBridgeR, toBridgeW, _ := os.Pipe()
 	fromBridgeR, fromBridgeW, _ := os.Pipe()
 	defer toBridgeW.Close()
 	defer fromBridgeR.Close()
-	b := &bridgeProcess{stderr: &chrometest.SyncBuffer{}}
+	b := &bridgeProcess{stderr: &actortest.SyncBuffer{}}
 	b.cmd = exec.Command(binary, "bridge", "--remote-debugging-pipe", "--headless=new", "--browser="+chromium)
 	b.cmd.ExtraFiles = []*os.File{toBridgeR, fromBridgeW}
 	b.cmd.Stderr = b.stderr
@@ -240,7 +240,7 @@ func TestBridgeKilledInPipeHeadlessModeLeavesNothing(t *testing.T) {
 // With --coordinator the bridge relays to a running coordinator instead of
 // a browser of its own.
 func TestBridgeUsesARunningCoordinator(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	stateDir := t.TempDir()
 	startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
 	toBridgeR, toBridgeW, _ := os.Pipe()
@@ -250,7 +250,7 @@ func TestBridgeUsesARunningCoordinator(t *testing.T) {
 	b := exec.Command(binary, "bridge", "--remote-debugging-pipe", "--headless=new")
 	b.Env = append(os.Environ(), "CDPVISOR_COORDINATOR=auto", "CDPVISOR_STATE_DIR="+stateDir)
 	b.ExtraFiles = []*os.File{toBridgeR, fromBridgeW}
-	var stderr chrometest.SyncBuffer
+	var stderr actortest.SyncBuffer
 	b.Stderr = &stderr
 	if err := b.Start(); err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestBridgeUsesARunningCoordinator(t *testing.T) {
 // One profile, one mode: a headless run on a profile a headed browser
 // holds is refused with a reason.
 func TestBridgeRefusesAnotherModeOnARunningProfile(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	profile := t.TempDir()
 	headed := exec.Command(fake, "--remote-debugging-port=0", "--user-data-dir="+profile)
 	if err := headed.Start(); err != nil {

@@ -8,16 +8,17 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 )
 
-func runBrowsers(args []string, stdout, stderr io.Writer) error {
+func runBrowsers(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("browsers", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	found := chrome.DetectWithVersions(context.Background(), chrome.HostSystem())
+	found := detect.DetectWithVersions(context.Background(), sys)
 	if *asJSON {
 		list := make([]browserJSON, len(found))
 		for i, b := range found {
@@ -28,7 +29,7 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(list)
 	}
 	if len(found) == 0 {
-		_, err := chrome.Resolve(chrome.HostSystem(), "")
+		_, err := detect.Resolve(sys, "")
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
@@ -47,19 +48,19 @@ func runBrowsers(args []string, stdout, stderr io.Writer) error {
 // script reads channel and source without checking for them, and with the
 // protocol it speaks.
 type browserJSON struct {
-	Name    string             `json:"name"`
-	Type    chrome.BrowserType `json:"type"`
-	Path    string             `json:"path"`
-	Version string             `json:"version"`
-	Channel string             `json:"channel"`
-	Source  string             `json:"source"`
+	Name    string      `json:"name"`
+	Type    launch.Type `json:"type"`
+	Path    string      `json:"path"`
+	Version string      `json:"version"`
+	Channel string      `json:"channel"`
+	Source  string      `json:"source"`
 	// Protocol is what a client speaks to it: cdp, or bidi (Firefox).
-	Protocol chrome.Protocol `json:"protocol"`
+	Protocol launch.Protocol `json:"protocol"`
 	// Windows: a Windows browser seen from WSL (Path is its drive-mount path).
 	Windows bool `json:"windows"`
 }
 
-func newBrowserJSON(b chrome.Browser) browserJSON {
+func newBrowserJSON(b launch.Browser) browserJSON {
 	return browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol(), b.Windows}
 }
 

@@ -13,9 +13,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 )
 
 // Fifty launch/stop cycles with watchdogs leave no watchdog, browser,
@@ -24,8 +25,9 @@ func TestFiftyLaunchStopCyclesLeaveNothing(t *testing.T) {
 	before := runtime.NumGoroutine()
 	stateDir := t.TempDir()
 	c, err := actors.NewCoordinator(actors.CoordinatorConfig{
-		Launch: chrome.LaunchOptions{
-			Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+		Sys: detect.HostSystem(),
+		Launch: launch.Options{
+			Browser:  launch.Browser{Name: "Fake", Type: launch.Chromium, Path: actortest.FakeBrowser(t)},
 			Headless: true, StopGrace: time.Second,
 		},
 		StateDir: stateDir, WatchdogExe: binary, Version: version, Log: zerolog.Nop(),
@@ -60,7 +62,7 @@ func TestFiftyLaunchStopCyclesLeaveNothing(t *testing.T) {
 		if _, err := c.StopBrowser(ctx, ""); err != nil {
 			t.Fatalf("cycle %d: %v", i, err)
 		}
-		if chrometest.Alive(ep.Pid) {
+		if actortest.Alive(ep.Pid) {
 			t.Fatalf("cycle %d: browser %d still alive after stop", i, ep.Pid)
 		}
 	}
@@ -96,8 +98,8 @@ func TestFiftyLaunchStopCyclesLeaveNothing(t *testing.T) {
 // watchdogs lists this test run's watchdog processes.
 func watchdogs() []int {
 	var out []int
-	for _, pid := range chrometest.MarkedProcesses(chrometest.RunMarker()) {
-		if strings.Contains(chrometest.Cmdline(pid), " watchdog ") {
+	for _, pid := range actortest.MarkedProcesses(actortest.RunMarker()) {
+		if strings.Contains(actortest.Cmdline(pid), " watchdog ") {
 			out = append(out, pid)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // A target's devtoolsFrontendUrl from /json/list, opened in another
@@ -24,8 +24,8 @@ import (
 // (https://chrome-devtools-frontend.appspot.com/serve_rev/@REV/…), which
 // needs the internet and whose websocket Origin the endpoint refuses.
 func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
-	chromium := chrometest.Chromium(t)
-	clients := chrometest.ClientsDir(t)
+	chromium := actortest.Chromium(t)
+	clients := actortest.ClientsDir(t)
 	stateDir := t.TempDir()
 	if err := os.Chmod(stateDir, 0o700); err != nil { // private, as cdpvisor wants its state
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 	host := strings.TrimPrefix(s.endpoint, "http://")
 
 	const marker = "cdpvisor-frontend-probe"
-	code, body, _ := chrometest.HTTPDo(t, http.MethodPut, s.endpoint+"/json/new?data:text/html,"+marker, "")
+	code, body, _ := actortest.HTTPDo(t, http.MethodPut, s.endpoint+"/json/new?data:text/html,"+marker, "")
 	var created struct{ ID string }
 	if err := json.Unmarshal([]byte(body), &created); code != http.StatusOK || err != nil || created.ID == "" {
 		t.Fatalf("PUT /json/new: %d %s", code, body)
@@ -59,7 +59,7 @@ func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 	cmd := exec.Command("node", filepath.Join(clients, "devtools_frontend.mjs"), chromium, frontend, marker)
 	cmd.Dir = clients
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "CLIENT_TIMEOUT_MS=90000")
-	stderr := &chrometest.SyncBuffer{}
+	stderr := &actortest.SyncBuffer{}
 	cmd.Stderr = stderr
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -73,7 +73,7 @@ func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 			_ = cmd.Wait()
 		}
 		for _, pid := range started {
-			if chrometest.Alive(pid) {
+			if actortest.Alive(pid) {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
 		}
@@ -120,9 +120,9 @@ func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 		}
 	}
 	for _, pid := range started {
-		for end := time.Now().Add(5 * time.Second); chrometest.Alive(pid); time.Sleep(50 * time.Millisecond) {
+		for end := time.Now().Add(5 * time.Second); actortest.Alive(pid); time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(end) {
-				t.Fatalf("process %d (%s) of the second browser outlived it", pid, chrometest.Cmdline(pid))
+				t.Fatalf("process %d (%s) of the second browser outlived it", pid, actortest.Cmdline(pid))
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 // descendants lists pid's live descendants.
 func descendants(pid int) []int {
 	var out []int
-	for _, c := range chrometest.Children(pid) {
+	for _, c := range actortest.Children(pid) {
 		out = append(out, c)
 		out = append(out, descendants(c)...)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -28,7 +28,7 @@ func TestUnusableDownloadDirFailsBeforeLaunch(t *testing.T) {
 	}
 	for _, c := range cases {
 		stateDir := t.TempDir()
-		args := append(c.args, "--browser", chrometest.FakeBrowser(t), "--state-dir", stateDir)
+		args := append(c.args, "--browser", actortest.FakeBrowser(t), "--state-dir", stateDir)
 		_, stderr, code := runCLI(t, c.env, args...)
 		if code != 1 || !strings.Contains(stderr, c.says) || !strings.Contains(stderr, "--download-dir") {
 			t.Errorf("%v %v: exit %d, stderr:\n%s", c.env, c.args, code, stderr)
@@ -43,7 +43,7 @@ func TestUnusableDownloadDirFailsBeforeLaunch(t *testing.T) {
 // status shows each instance's folder under it.
 func TestDownloadDirTildeAndStatus(t *testing.T) {
 	home, stateDir := t.TempDir(), t.TempDir()
-	s := startServe(t, []string{"HOME=" + home}, "--browser", chrometest.FakeBrowser(t), "--state-dir", stateDir, "--download-dir", "~/agent-dl")
+	s := startServe(t, []string{"HOME=" + home}, "--browser", actortest.FakeBrowser(t), "--state-dir", stateDir, "--download-dir", "~/agent-dl")
 	out, _, code := runCLI(t, nil, "status", "--json", "--state-dir", stateDir)
 	var list []state.CoordinatorStatus
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 || len(list[0].Instances) != 1 {

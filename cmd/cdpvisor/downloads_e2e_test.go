@@ -20,7 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
@@ -95,12 +95,12 @@ type mcpClient struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	client *client.Client
-	stderr *chrometest.SyncBuffer
+	stderr *actortest.SyncBuffer
 }
 
 func startMCPClient(t *testing.T, args ...string) *mcpClient {
 	t.Helper()
-	m := &mcpClient{t: t, stderr: &chrometest.SyncBuffer{}}
+	m := &mcpClient{t: t, stderr: &actortest.SyncBuffer{}}
 	m.cmd = exec.Command(binary, append([]string{"mcp"}, args...)...)
 	// Chromium's own default place is under $HOME: a download cdpvisor
 	// fails to direct lands in the test's directory, not the user's.
@@ -239,7 +239,7 @@ func fileSum(t *testing.T, path string) [32]byte {
 
 func clickDownloads(t *testing.T, endpoint, page string, selectors ...string) {
 	t.Helper()
-	out, err := chrometest.NodeScript(t, 60*time.Second, "download_click.mjs", append([]string{endpoint, page}, selectors...)...)
+	out, err := actortest.NodeScript(t, 60*time.Second, "download_click.mjs", append([]string{endpoint, page}, selectors...)...)
 	if err != nil {
 		t.Fatalf("download_click %v: %v: %s", selectors, err, out)
 	}
@@ -248,8 +248,8 @@ func clickDownloads(t *testing.T, endpoint, page string, selectors ...string) {
 // The issue's end-to-end run on real Chromium, through the public
 // interfaces only: `cdpvisor mcp` over stdio, Puppeteer on the endpoint.
 func TestDownloadsEndToEnd(t *testing.T) {
-	chrometest.Chromium(t)
-	chrometest.ClientsDir(t)
+	actortest.Chromium(t)
+	actortest.ClientsDir(t)
 	site := newDownloadSite(t)
 	root := filepath.Join(t.TempDir(), "dl")
 	stateDir := t.TempDir()
@@ -381,9 +381,9 @@ func TestDownloadsEndToEnd(t *testing.T) {
 	pids := m.browserPids()
 	m.close()
 	for _, pid := range pids {
-		for end := time.Now().Add(10 * time.Second); chrometest.Alive(pid) && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		for end := time.Now().Add(10 * time.Second); actortest.Alive(pid) && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		}
-		if chrometest.Alive(pid) {
+		if actortest.Alive(pid) {
 			t.Errorf("browser %d outlived cdpvisor", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
@@ -433,15 +433,15 @@ func (m *mcpClient) browserPids() []int {
 // and cdpvisor neither moves nor lists it. The default context stays
 // cdpvisor's, before and after that client.
 func TestDownloadsClientsChoiceWins(t *testing.T) {
-	chrometest.Chromium(t)
-	chrometest.ClientsDir(t)
+	actortest.Chromium(t)
+	actortest.ClientsDir(t)
 	site := newDownloadSite(t)
 	root := filepath.Join(t.TempDir(), "dl")
 	m := startMCPClient(t, "--browser", "chromium", "--state-dir", t.TempDir(), "--download-dir", root)
 	def := m.instances()[0]
 	dir := filepath.Join(root, def.ID)
 
-	out, err := chrometest.NodeScript(t, 60*time.Second, "playwright_download.mjs", def.Endpoint, site.url, "#file")
+	out, err := actortest.NodeScript(t, 60*time.Second, "playwright_download.mjs", def.Endpoint, site.url, "#file")
 	var pw struct {
 		OK              bool
 		Suggested, Path string

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
-	it "github.com/cdpvisor/cdpvisor/actors/chrome/install/installtest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
 )
 
 // .ci/ensure-browser, the browser step of `task run`, with fake apt-get, id
@@ -99,7 +99,7 @@ exec "$@"
 			if tt.sudo == "denied" {
 				env = append(env, "FAKE_SUDO_DENIED=1")
 			}
-			cmd := exec.Command("bash", filepath.Join(chrometest.RepoRoot(), ".ci", "ensure-browser"), binary)
+			cmd := exec.Command("bash", filepath.Join(actortest.RepoRoot(), ".ci", "ensure-browser"), binary)
 			cmd.Env = append(os.Environ(), env...)
 			out, err := cmd.CombinedOutput()
 			if err != nil {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // bidiOf is the endpoint's WebDriver BiDi socket.
@@ -30,8 +30,8 @@ func bidiOf(endpoint string) string {
 // alone; the CDP socket is refused with where to go instead; SIGTERM ends
 // serve, Firefox and its profile.
 func TestServeFirefoxOverBiDi(t *testing.T) {
-	firefox := chrometest.Firefox(t)
-	chrometest.ClientsDir(t)
+	firefox := actortest.Firefox(t)
+	actortest.ClientsDir(t)
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir, "--hang-timeout", "3s")
 	// The CDP socket is refused with where to connect, before any launch.
@@ -67,7 +67,7 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	}
 	// The socket itself, and the endpoint alone (Puppeteer reads /json/version).
 	for _, target := range []string{bidiOf(s.endpoint), s.endpoint} {
-		out, err := chrometest.NodeScript(t, 60*time.Second, "puppeteer_bidi.mjs", target)
+		out, err := actortest.NodeScript(t, 60*time.Second, "puppeteer_bidi.mjs", target)
 		if err != nil || !strings.Contains(out, `"result":2`) || !strings.Contains(out, `"title":"bidi"`) || !strings.Contains(out, `"version":"firefox/`) {
 			t.Fatalf("puppeteer over BiDi to %s: %v: %s", target, err, out)
 		}
@@ -95,7 +95,7 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 	if err := s.stop(t); err != nil {
 		t.Fatalf("serve after SIGTERM: %v", err)
 	}
-	if chrometest.Alive(browser) {
+	if actortest.Alive(browser) {
 		t.Errorf("Firefox %d outlived serve", browser)
 	}
 	if left := leftovers(s.cmd.Process.Pid, stateDir); len(left) > 0 {
@@ -106,7 +106,7 @@ func TestServeFirefoxOverBiDi(t *testing.T) {
 // kill -9 of the coordinator with a BiDi client connected: the watchdog
 // ends Firefox and removes its profile and the state file within 2 s.
 func TestKillNineOfTheCoordinatorLeavesNoFirefox(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", stateDir)
 	client, _, err := websocket.DefaultDialer.Dial(bidiOf(s.endpoint), nil)
@@ -124,10 +124,10 @@ func TestKillNineOfTheCoordinatorLeavesNoFirefox(t *testing.T) {
 // session again (session.new with its capabilities, its subscriptions) and
 // tells it its pages are gone; newPage and evaluate work on the same object.
 func TestPuppeteerOverBiDiSurvivesFirefoxKills(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	const cycles = 3
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
-	client := chrometest.StartLineScript(t, 4*time.Minute, "puppeteer_bidi_survive.mjs", bidiOf(s.endpoint), fmt.Sprint(cycles))
+	client := actortest.StartLineScript(t, 4*time.Minute, "puppeteer_bidi_survive.mjs", bidiOf(s.endpoint), fmt.Sprint(cycles))
 	killCycles(t, client, cycles, func() int { return onlyBrowser(t, s.cmd.Process.Pid, firefox) })
 }
 
@@ -135,7 +135,7 @@ func TestPuppeteerOverBiDiSurvivesFirefoxKills(t *testing.T) {
 // command relaunches Firefox and is answered there, in the session the
 // relay made again; the subscription id it holds still unsubscribes.
 func TestBiDiClientKeepsItsSessionAcrossAFirefoxKill(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
 	c := dialBiDi(t, s.endpoint)
 	call := func(id int, method string, params any) json.RawMessage {
@@ -172,7 +172,7 @@ func TestBiDiClientKeepsItsSessionAcrossAFirefoxKill(t *testing.T) {
 		t.Fatal("no subscription id")
 	}
 	browser := onlyBrowser(t, s.cmd.Process.Pid, firefox)
-	chrometest.KillPid(t, browser)
+	actortest.KillPid(t, browser)
 	waitGone(t, browser)
 	// session.new again would fail if the relay had not made the session:
 	// getTree needs one.
@@ -220,7 +220,7 @@ func dialBiDi(t *testing.T, endpoint string) *websocket.Conn {
 
 // Firefox's own profile switches are refused before anything starts.
 func TestServeRefusesFirefoxProfileArgs(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	stdout, stderr, code := runCLI(t, nil, "serve", "--state-dir", t.TempDir(), "--browser", firefox, "--browser-arg", "-profile")
 	if code != 2 || !strings.Contains(stderr, "--browser-arg: -profile is cdpvisor's to set") {
 		t.Fatalf("code %d (want 2), stderr %q", code, stderr)
@@ -234,7 +234,7 @@ func TestServeRefusesFirefoxProfileArgs(t *testing.T) {
 // with it makes a BiDi instance beside the Chromium default one: its ws is
 // /session, and closing it ends Firefox.
 func TestMCPNewFirefoxInstance(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	h := newMCPHarness(t, "--fake-marker=chromium-only") // the coordinator's --browser-arg
 	text, listed := h.call("coordinator_list_browsers", nil, false)
 	raw, _ := json.Marshal(listed["browsers"])
@@ -250,7 +250,7 @@ func TestMCPNewFirefoxInstance(t *testing.T) {
 		t.Errorf("browser_instance new says %q, not where a BiDi client connects", text)
 	}
 	dialBiDi(t, endpoint).Close()
-	found, err := chrome.BrowsersUnder(os.TempDir())
+	found, err := proc.BrowsersUnder(os.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestMCPNewFirefoxInstance(t *testing.T) {
 // client that leaves without session.end (a crashed tool) would lock every
 // later client out. The relay ends the session it leaves behind.
 func TestALeavingBiDiClientsSessionIsEnded(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	s := startServe(t, nil, "--browser", firefox, "--state-dir", t.TempDir())
 	for i := range 2 {
 		c := dialBiDi(t, s.endpoint)

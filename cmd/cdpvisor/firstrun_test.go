@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
-	it "github.com/cdpvisor/cdpvisor/actors/chrome/install/installtest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
 )
 
 // readmeFirstCommand is the README's first command, word for word.
@@ -31,7 +31,7 @@ func TestREADMEFirstCommandOnAMachineWithoutBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds task and cdpvisor")
 	}
-	fake, err := os.ReadFile(chrometest.FakeBrowser(t))
+	fake, err := os.ReadFile(actortest.FakeBrowser(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestREADMEFirstCommandOnAMachineWithoutBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, readmeFirstCommand[0], readmeFirstCommand[1:]...)
-	cmd.Dir = chrometest.RepoRoot()
+	cmd.Dir = actortest.RepoRoot()
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl-C reaches the whole group, as on a terminal
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	stderr := &chrometest.SyncBuffer{}
+	stderr := &actortest.SyncBuffer{}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -121,7 +121,7 @@ func TestREADMEFirstCommandOnAMachineWithoutBrowser(t *testing.T) {
 
 	// Again: the browser is found, nothing is downloaded.
 	again := exec.Command("go", "run", "github.com/go-task/task/v3/cmd/task@v3.53.1", "browser")
-	again.Dir = chrometest.RepoRoot()
+	again.Dir = actortest.RepoRoot()
 	again.Env = cmd.Env
 	out, err := again.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), `Task "browser" is up to date`) || m.Hits(it.ZipPath("chrome", cftStable, "linux64")) != 1 {

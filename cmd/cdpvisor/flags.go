@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 )
 
 var errHelp = errors.New("help shown")
@@ -37,7 +37,7 @@ func envName(flagName string) string {
 // one command: the install directory is also where detection looks.
 var envOverrides = map[string]string{
 	"mirror": "CDPVISOR_BROWSER_MIRROR",
-	"dir":    chrome.InstallDirEnv,
+	"dir":    detect.InstallDirEnv,
 }
 
 // parseFlags parses args; a flag not given on the command line takes its

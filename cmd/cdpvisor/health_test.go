@@ -13,14 +13,14 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // report fetches /health and its status code.
 func report(t *testing.T, endpoint string) (state.Report, int) {
 	t.Helper()
-	code, body, _ := chrometest.HTTPDo(t, http.MethodGet, endpoint+state.ReportPath, "")
+	code, body, _ := actortest.HTTPDo(t, http.MethodGet, endpoint+state.ReportPath, "")
 	var r state.Report
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		t.Fatalf("/health: %d %q: %v", code, body, err)
@@ -32,7 +32,7 @@ func report(t *testing.T, endpoint string) (state.Report, int) {
 // series is not there).
 func metric(t *testing.T, endpoint, series string) float64 {
 	t.Helper()
-	code, body, _ := chrometest.HTTPDo(t, http.MethodGet, endpoint+"/metrics", "")
+	code, body, _ := actortest.HTTPDo(t, http.MethodGet, endpoint+"/metrics", "")
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d %s", code, body)
 	}
@@ -66,9 +66,9 @@ func waitReport(t *testing.T, endpoint string, ok func(state.Report) bool) state
 // with no 'disconnected', the request sent into the hang is answered, and
 // status, /health and /metrics say hung.
 func TestHungChromiumUnderPlaywrightIsReplaced(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	s := startServe(t, nil, "--browser", chromium, "--hang-timeout", "2s", "--state-dir", t.TempDir())
-	client := chrometest.StartLineScript(t, 2*time.Minute, "playwright_hang.mjs", s.endpoint)
+	client := actortest.StartLineScript(t, 2*time.Minute, "playwright_hang.mjs", s.endpoint)
 	if text, ok := client.Next(); !ok || text != `{"ready":1}` {
 		t.Fatalf("client: %q", text)
 	}
@@ -125,7 +125,7 @@ func stateDirOf(t *testing.T, s *served) string {
 // a silent client, and the next demand launches again; /health and
 // /metrics follow, and neither launches a browser.
 func TestIdleStopHealthAndMetricsOnChromium(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	s := startServe(t, nil, "--browser", chromium, "--idle-stop", "1s", "--state-dir", t.TempDir())
 	r, code := report(t, s.endpoint)
 	if code != http.StatusOK || r.Status != state.StatusIdle || len(r.Instances) != 1 || r.Instances[0].Pid != 0 || len(s.browsers()) != 0 {
@@ -134,10 +134,10 @@ func TestIdleStopHealthAndMetricsOnChromium(t *testing.T) {
 	if got := metric(t, s.endpoint, "cdpvisor_clients"); got != -1 && got != 0 {
 		t.Fatalf("clients before any connection: %v", got)
 	}
-	if code, _, _ := chrometest.HTTPDo(t, http.MethodGet, s.endpoint+"/health", "evil.example"); code != http.StatusForbidden {
+	if code, _, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/health", "evil.example"); code != http.StatusForbidden {
 		t.Fatalf("/health with a foreign Host: %d, want 403", code)
 	}
-	if code, _, _ := chrometest.HTTPDo(t, http.MethodGet, s.endpoint+"/metrics", "evil.example"); code != http.StatusForbidden {
+	if code, _, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/metrics", "evil.example"); code != http.StatusForbidden {
 		t.Fatalf("/metrics with a foreign Host: %d, want 403", code)
 	}
 
@@ -168,7 +168,7 @@ func TestIdleStopHealthAndMetricsOnChromium(t *testing.T) {
 	if got := metric(t, s.endpoint, fmt.Sprintf(`cdpvisor_browser_launches_total{instance=%q}`, id)); got != 2 {
 		t.Fatalf("launches counted: %v, want 2", got)
 	}
-	code, body, _ := chrometest.HTTPDo(t, http.MethodGet, s.endpoint+"/metrics", "")
+	code, body, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/metrics", "")
 	for _, want := range []string{"# HELP cdpvisor_browser_launch_seconds", "# TYPE cdpvisor_browser_launch_seconds histogram",
 		`cdpvisor_relay_messages_total{direction="to_browser"}`, `cdpvisor_relay_bytes_total{direction="to_client"}`,
 		"# TYPE cdpvisor_browser_memory_bytes gauge"} {
@@ -182,7 +182,7 @@ func TestIdleStopHealthAndMetricsOnChromium(t *testing.T) {
 // says why.
 func TestHealthIs503AfterAFailedLaunch(t *testing.T) {
 	s := startServe(t, nil, "--browser", "/bin/false", "--state-dir", t.TempDir())
-	if code, _, _ := chrometest.HTTPDo(t, http.MethodGet, s.endpoint+"/json/version", ""); code != http.StatusServiceUnavailable {
+	if code, _, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/json/version", ""); code != http.StatusServiceUnavailable {
 		t.Fatalf("a demand on /bin/false: %d, want 503", code)
 	}
 	r, code := report(t, s.endpoint)

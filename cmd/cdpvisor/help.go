@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 )
 
 // commandDoc is what a command's --help says besides its flags.
@@ -119,9 +119,9 @@ var docs = map[string]commandDoc{
 		sections: []section{
 			{"Where it looks", "the installers' own places (/usr/bin, /opt, /snap/bin; /Applications, ~/Applications; Program Files,\n" +
 				"%LOCALAPPDATA%), every channel; commands on $PATH; and the download caches: 'cdpvisor install'\n" +
-				"(" + chrome.InstallDirEnv + ", else $XDG_CACHE_HOME/cdpvisor/browsers), Playwright (PLAYWRIGHT_BROWSERS_PATH,\n" +
+				"(" + detect.InstallDirEnv + ", else $XDG_CACHE_HOME/cdpvisor/browsers), Playwright (PLAYWRIGHT_BROWSERS_PATH,\n" +
 				"else ms-playwright in the user cache) and Puppeteer (PUPPETEER_CACHE_DIR, else ~/.cache/puppeteer).\n" +
-				chrome.DetectRootEnv + "=DIR looks for the installers' places under DIR instead of /, to try what\n" +
+				detect.DetectRootEnv + "=DIR looks for the installers' places under DIR instead of /, to try what\n" +
 				"happens on a machine without them."},
 			{"Fields (--json)", "name, type (chrome, edge, chromium, brave, firefox), protocol (cdp, bidi), channel (stable, esr,\n" +
 				"beta, dev, devedition, canary, nightly, snapshot; \"\" when the build follows none), source (system, path,\n" +

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 var updateHelp = flag.Bool("update-help", false, "rewrite testdata/help/ from the commands' --help")
@@ -17,7 +17,7 @@ var updateHelp = flag.Bool("update-help", false, "rewrite testdata/help/ from th
 // Each command's --help, compared with testdata/help/<command>.txt (go test
 // -run TestHelp -update-help rewrites them after a deliberate change).
 func TestHelpOfEachCommand(t *testing.T) {
-	dir := filepath.Join(chrometest.RepoRoot(), "testdata", "help")
+	dir := filepath.Join(actortest.RepoRoot(), "testdata", "help")
 	for _, args := range [][]string{
 		{"--help"}, {"serve", "--help"}, {"mcp", "--help"}, {"wrap", "--help"}, {"bridge", "--help"},
 		{"browsers", "--help"}, {"install", "--help"}, {"status", "--help"},
@@ -104,7 +104,7 @@ func TestBrowserArgEnvKeepsArgumentsWithSpaces(t *testing.T) {
 // their times are RFC 3339 with milliseconds; a signal is logged with what
 // happens next.
 func TestLogsForPipesAndSignals(t *testing.T) {
-	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir())
+	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--state-dir", t.TempDir())
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +122,8 @@ func TestLogsForPipesAndSignals(t *testing.T) {
 
 // JSON log lines carry numbers as numbers and no empty fields.
 func TestJSONLogsHaveNoEmptyFieldsAndNumericPorts(t *testing.T) {
-	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-format", "json", "--log-level", "debug")
-	cl := chrometest.DialCDP(t, strings.Replace(s.endpoint, "http", "ws", 1)+"/devtools/browser")
+	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-format", "json", "--log-level", "debug")
+	cl := actortest.DialCDP(t, strings.Replace(s.endpoint, "http", "ws", 1)+"/devtools/browser")
 	cl.Call(1, "Browser.getVersion", "", "")
 	cl.Conn.Close()
 	if err := s.stop(t); err != nil {
@@ -157,8 +157,8 @@ func TestJSONLogsHaveNoEmptyFieldsAndNumericPorts(t *testing.T) {
 
 // --log-level trace logs each CDP frame's head, never its payload.
 func TestTraceLevelLogsFrames(t *testing.T) {
-	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-format", "json", "--log-level", "trace")
-	cl := chrometest.DialCDP(t, strings.Replace(s.endpoint, "http", "ws", 1)+"/devtools/browser")
+	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-format", "json", "--log-level", "trace")
+	cl := actortest.DialCDP(t, strings.Replace(s.endpoint, "http", "ws", 1)+"/devtools/browser")
 	cl.Call(7, "Target.createTarget", `{"url":"data:text/html,TOP-SECRET"}`, "")
 	cl.Conn.Close()
 	if err := s.stop(t); err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // An AI host runs `cdpvisor mcp` and two wrapped child MCPs
@@ -15,11 +15,11 @@ import (
 // serves both, both survive a coordinator_restart_browser, and nothing is
 // left once the host closes the coordinator's stdin.
 func TestHostWithWrappedChildMCPs(t *testing.T) {
-	chromium := chrometest.Chromium(t)
-	chrometest.ClientsDir(t)
+	chromium := actortest.Chromium(t)
+	actortest.ClientsDir(t)
 	stateDir, work := t.TempDir(), t.TempDir()
 	t.Setenv("CDPVISOR_STATE_DIR", stateDir)
-	out, err := chrometest.NodeScript(t, 3*time.Minute, "host_e2e.mjs", binary, chromium, work)
+	out, err := actortest.NodeScript(t, 3*time.Minute, "host_e2e.mjs", binary, chromium, work)
 	if err != nil {
 		t.Fatalf("host: %v: %s", err, out)
 	}
@@ -47,7 +47,7 @@ func TestHostWithWrappedChildMCPs(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
 		t.Fatalf("state files left: %v", left)
 	}
-	if left := chrometest.LeftoverFiles(os.TempDir()); len(left) != 0 {
+	if left := actortest.LeftoverFiles(os.TempDir()); len(left) != 0 {
 		t.Fatalf("left behind: %v", left)
 	}
 }

@@ -16,16 +16,17 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/install"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/launch/install"
 )
 
 // runInstall downloads a browser into the user's cache: steps and progress
 // on stderr, the executable's path as the one line on stdout.
-func runInstall(args []string, stdout, stderr io.Writer) error {
+func runInstall(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("install", flag.ContinueOnError)
 	channel := fs.String("channel", "", "release channel of chrome and chrome-headless-shell: stable, beta, dev or canary (chromium has none)")
-	dir := fs.String("dir", "", "cache directory to install into (set as "+chrome.InstallDirEnv+", browsers and --browser look there too)")
+	dir := fs.String("dir", "", "cache directory to install into (set as "+detect.InstallDirEnv+", browsers and --browser look there too)")
 	mirror := fs.String("mirror", "", "download host instead of Google's, laid out as Google's (see below)")
 	products, flagArgs := splitPositional(fs, args)
 	if err := parseFlags(fs, flagArgs, stdout); err != nil {
@@ -34,7 +35,7 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 	if len(products) > 1 {
 		return usageErr("one browser at a time: got %s; run 'cdpvisor install --help'", strings.Join(products, ", "))
 	}
-	product := chrome.ProductChrome
+	product := detect.ProductChrome
 	if len(products) == 1 {
 		product = products[0]
 	}
@@ -59,11 +60,11 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "cdpvisor install: installed %s %s (%s) in %s\n", res.Product, res.Version, res.Channel, res.Dir)
 	}
-	if err := probeBrowser(ctx, res.Executable); err != nil {
+	if err := probeBrowser(ctx, sys, res.Executable); err != nil {
 		fmt.Fprintf(stderr, "cdpvisor install: warning: the installed browser does not start here: %v\n", err)
 	}
-	if *dir != "" && os.Getenv(chrome.InstallDirEnv) == "" {
-		fmt.Fprintf(stderr, "cdpvisor install: outside the default cache: pass --browser %s, or set %s=%s\n", res.Executable, chrome.InstallDirEnv, *dir)
+	if *dir != "" && os.Getenv(detect.InstallDirEnv) == "" {
+		fmt.Fprintf(stderr, "cdpvisor install: outside the default cache: pass --browser %s, or set %s=%s\n", res.Executable, detect.InstallDirEnv, *dir)
 	}
 	fmt.Fprintln(stdout, res.Executable)
 	return nil
@@ -99,9 +100,9 @@ func splitPositional(fs *flag.FlagSet, args []string) (positional, flags []strin
 // libraries (a bare Linux without Chrome's dependencies) fails here with the
 // loader's message, which is worth reading before the first launch does.
 // On Windows, where --version opens a window, it reads the version directory.
-func probeBrowser(ctx context.Context, exe string) error {
+func probeBrowser(ctx context.Context, sys launch.System, exe string) error {
 	if runtime.GOOS == "windows" {
-		_, err := chrome.ReadVersion(ctx, chrome.HostSystem(), chrome.Browser{Path: exe})
+		_, err := detect.ReadVersion(ctx, sys, launch.Browser{Path: exe})
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	it "github.com/cdpvisor/cdpvisor/actors/chrome/install/installtest"
+	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
 )
 
 const cftStable = "131.0.6778.85"

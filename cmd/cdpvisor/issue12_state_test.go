@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -44,7 +44,7 @@ func runBounded(t *testing.T, env []string, limit time.Duration, args ...string)
 // default one and an explicit --state-dir alike, naming the dir, the mode
 // or owner found, and what to do (remove it, or another --state-dir).
 func TestIssue12StateDirOfOthersIsRefusedSayingWhatToDo(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	group := filepath.Join(t.TempDir(), "group")
 	if err := os.Mkdir(group, 0o700); err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestIssue12AnotherUsersRuntimeDirIsNotUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	s := startServe(t, []string{"XDG_RUNTIME_DIR=" + run, "TMPDIR=" + tmp}, "--browser", chrometest.FakeBrowser(t))
+	s := startServe(t, []string{"XDG_RUNTIME_DIR=" + run, "TMPDIR=" + tmp}, "--browser", actortest.FakeBrowser(t))
 	want := filepath.Join(tmp, "cdpvisor-"+strconv.Itoa(os.Geteuid()))
 	files, _ := filepath.Glob(filepath.Join(want, "coordinator-*.json"))
 	if len(files) != 1 {
@@ -118,7 +118,7 @@ func TestIssue12AnotherUsersRuntimeDirIsNotUsed(t *testing.T) {
 func TestIssue12StatusSaysAtDebugWhichFilesItIgnores(t *testing.T) {
 	needRoot(t)
 	dir := t.TempDir()
-	theirs := writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: os.Getpid(), StartedAt: time.Now()})
+	theirs := writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: os.Getpid(), StartedAt: time.Now()})
 	if err := os.Chown(theirs, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestIssue12StatusSaysAtDebugWhichFilesItIgnores(t *testing.T) {
 
 // The takeover is logged at info with the port and the dead coordinator's pid.
 func TestIssue12TakeoverLogNamesThePortAndTheDeadPid(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	dir := t.TempDir()
 	first := startServe(t, nil, "--port", "0", "--browser", fake, "--state-dir", dir)
 	if err := first.cmd.Process.Kill(); err != nil {
@@ -190,7 +190,7 @@ func TestIssue12WrapSaysReadablyWhatItWaitsFor(t *testing.T) {
 // which exit code means what.
 func TestIssue12StatusOfDeadCoordinatorsOnly(t *testing.T) {
 	dir := t.TempDir()
-	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), StartedAt: time.Now()})
+	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), StartedAt: time.Now()})
 	out, _, code := runCLI(t, nil, "status", "--state-dir", dir)
 	if code != 1 || strings.Contains(out, "COORDINATOR") || !strings.Contains(out, "stale") {
 		t.Fatalf("status with only a stale file: exit %d\n%s", code, out)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // Tests for the lifecycle defects a user trial found (issue 12), each
@@ -19,7 +19,7 @@ import (
 // endpointAnswers checks that a client on the endpoint gets a browser.
 func endpointAnswers(t *testing.T, endpoint string) {
 	t.Helper()
-	code, body, _ := chrometest.HTTPDo(t, http.MethodGet, endpoint+"/json/version", "")
+	code, body, _ := actortest.HTTPDo(t, http.MethodGet, endpoint+"/json/version", "")
 	if code != http.StatusOK || !strings.Contains(body, "webSocketDebuggerUrl") {
 		t.Fatalf("%s/json/version: %d %s", endpoint, code, body)
 	}
@@ -48,11 +48,11 @@ func TestClosingTheDefaultInstanceIsRefusedAndChangesNothing(t *testing.T) {
 // later launches use: the next launch, restart and new instance work,
 // headless, and status shows the failure and the mode.
 func TestAFailedLaunchOptionDoesNotStick(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	h := newMCPHarnessOn(t, chrome.LaunchOptions{
-		Browser: chrome.Browser{Name: "Chromium", Type: chrome.Chromium, Path: chromium}, Headless: true,
+	h := newMCPHarnessOn(t, launch.Options{
+		Browser: launch.Browser{Name: "Chromium", Type: launch.Chromium, Path: chromium}, Headless: true,
 	})
 	text, _ := h.call("coordinator_launch_browser", map[string]any{"headless": false}, true)
 	if !strings.Contains(text, "launch failed") {
@@ -83,7 +83,7 @@ func TestBadProfilePathsAreRefusedBeforeAnyBrowserStarts(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	_, stderr, code := runCLI(t, nil, "serve", "--browser", fake, "--user-data-dir", file, "--state-dir", t.TempDir())
 	if code != 2 || !strings.Contains(stderr, file) || !strings.Contains(stderr, "not a directory") {
 		t.Fatalf("serve --user-data-dir <a file>: exit %d, stderr %q; want exit 2 naming the file", code, stderr)
@@ -119,7 +119,7 @@ func TestRelaunchTextsCountTheClientsAskedToReconnect(t *testing.T) {
 	if strings.Contains(text, "reconnect") || data["reconnected_clients"] != float64(0) {
 		t.Fatalf("with no client connected: %q %v", text, data)
 	}
-	cl := chrometest.DialCDP(t, strings.Replace(h.defaultState().Endpoint, "http", "ws", 1)+"/devtools/browser")
+	cl := actortest.DialCDP(t, strings.Replace(h.defaultState().Endpoint, "http", "ws", 1)+"/devtools/browser")
 	cl.Call(1, "Browser.getVersion", "", "")
 	text, data = h.call("coordinator_restart_browser", map[string]any{"force": true}, false)
 	if !strings.Contains(text, "1 connected client was asked to reconnect") || data["reconnected_clients"] != float64(1) {
@@ -130,9 +130,9 @@ func TestRelaunchTextsCountTheClientsAskedToReconnect(t *testing.T) {
 // A launch failure is one fact: logged once, with its cause, however many
 // layers saw it.
 func TestALaunchFailureIsLoggedOnce(t *testing.T) {
-	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--log-format", "json", "--state-dir", t.TempDir(),
+	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--log-format", "json", "--state-dir", t.TempDir(),
 		"--browser-arg=--fake-exit-code=3", "--browser-arg=--fake-stderr-line=MARKER-launch-broke")
-	if code, _, _ := chrometest.HTTPDo(t, http.MethodGet, s.endpoint+"/json/version", ""); code != http.StatusServiceUnavailable {
+	if code, _, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/json/version", ""); code != http.StatusServiceUnavailable {
 		t.Fatalf("a demand on a browser that exits at once: %d, want 503", code)
 	}
 	time.Sleep(200 * time.Millisecond) // the log lines are written

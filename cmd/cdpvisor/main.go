@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 )
 
 // version and commit are set at build time with
@@ -107,24 +109,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
+	// The host is read once; everything below is handed what it needs of it.
+	sys := detect.HostSystem()
 	var err error
 	switch args[0] {
 	case "serve":
-		err = runServe(args[1:], stdout, stderr)
+		err = runServe(args[1:], sys, stdout, stderr)
 	case "mcp":
-		err = runMCP(args[1:], os.Stdin, stdout, stderr)
+		err = runMCP(args[1:], sys, os.Stdin, stdout, stderr)
 	case "browsers":
-		err = runBrowsers(args[1:], stdout, stderr)
+		err = runBrowsers(args[1:], sys, stdout, stderr)
 	case "install":
-		err = runInstall(args[1:], stdout, stderr)
+		err = runInstall(args[1:], sys, stdout, stderr)
 	case "wrap":
-		err = runWrap(args[1:], stdout, stderr)
+		err = runWrap(args[1:], sys, stdout, stderr)
 	case "status":
 		err = runStatus(args[1:], stdout, stderr)
 	case "bridge":
-		err = runBridge(args[1:], stdout, stderr)
+		err = runBridge(args[1:], sys, stdout, stderr)
 	case "watchdog":
-		err = runWatchdog(args[1:], stderr)
+		err = runWatchdog(args[1:], sys, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, versionLine())
 	case "help", "-h", "--help":

@@ -16,14 +16,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 var binary string
 
 func TestMain(m *testing.M) {
-	code := chrometest.LeakCheckMain(withBinary(m))
+	code := actortest.LeakCheckMain(withBinary(m))
 	os.RemoveAll(filepath.Dir(binary))
 	os.Exit(code)
 }
@@ -47,8 +47,8 @@ func withBinary(m *testing.M) *testing.M {
 type served struct {
 	cmd      *exec.Cmd
 	endpoint string
-	stdout   *chrometest.SyncBuffer
-	stderr   *chrometest.SyncBuffer
+	stdout   *actortest.SyncBuffer
+	stderr   *actortest.SyncBuffer
 	done     chan error
 }
 
@@ -67,7 +67,7 @@ func (s *served) logged(text string) bool {
 // process is ended (SIGTERM) at cleanup unless the test did it.
 func startServe(t *testing.T, env []string, args ...string) *served {
 	t.Helper()
-	s := &served{stdout: &chrometest.SyncBuffer{}, stderr: &chrometest.SyncBuffer{}, done: make(chan error, 1)}
+	s := &served{stdout: &actortest.SyncBuffer{}, stderr: &actortest.SyncBuffer{}, done: make(chan error, 1)}
 	s.cmd = exec.Command(binary, append([]string{"serve"}, args...)...)
 	s.cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
@@ -132,8 +132,8 @@ func (s *served) browsers() []int { return browserChildren(s.cmd.Process.Pid) }
 // exec'd shows, so they are told apart by the executable.
 func browserChildren(coordinator int) []int {
 	var out []int
-	for _, pid := range chrometest.Children(coordinator) {
-		if info, err := chrome.ProcessInfo(pid); err == nil && info.Exe != binary {
+	for _, pid := range actortest.Children(coordinator) {
+		if info, err := proc.ProcessInfo(pid); err == nil && info.Exe != binary {
 			out = append(out, pid)
 		}
 	}

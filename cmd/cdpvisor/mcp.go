@@ -10,9 +10,10 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
-func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io.Writer) error {
 	var f supervisorFlags
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	f.register(fs)
@@ -21,7 +22,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	cfg, err := f.coordinatorConfig(stderr)
+	cfg, err := f.coordinatorConfig(sys, stderr)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
 // instanceLines counts the instances in a readable status or list: one
@@ -111,8 +111,8 @@ func TestMCPDownloadWaitTimesOutWithoutDownloads(t *testing.T) {
 // downloads under root.
 func newMCPHarnessWithDownloads(t *testing.T, root string) *mcpHarness {
 	t.Helper()
-	return newMCPHarnessOn(t, chrome.LaunchOptions{
-		Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+	return newMCPHarnessOn(t, launch.Options{
+		Browser:  launch.Browser{Name: "Fake", Type: launch.Chromium, Path: actortest.FakeBrowser(t)},
 		Headless: true, StopGrace: time.Second,
 	}, func(cfg *actors.CoordinatorConfig) { cfg.DownloadDir = root })
 }

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -31,9 +33,9 @@ func TestMCPErrorWordsForActorErrors(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, emptyProfile := chrome.ProfileDir("")
-	_, fileProfile := chrome.ProfileDir(file)
-	found := []chrome.Browser{{Name: "Chromium", Type: chrome.Chromium, Path: "/usr/bin/chromium"}}
+	_, emptyProfile := launch.ProfileDir("")
+	_, fileProfile := launch.ProfileDir(file)
+	found := []launch.Browser{{Name: "Chromium", Type: launch.Chromium, Path: "/usr/bin/chromium"}}
 	cases := []struct {
 		err  error
 		want string
@@ -41,17 +43,17 @@ func TestMCPErrorWordsForActorErrors(t *testing.T) {
 		{inUse, "is in use; pass another port, or leave port out for a free one"},
 		{emptyProfile, "(user_data_dir) is empty; leave it out"},
 		{fileProfile, "leave user_data_dir out"},
-		{chrome.CheckExtraArgs([]string{"--user-data-dir=/a b"}), `the browser switch "user-data-dir" in args is cdpvisor's to set: pass the profile as user_data_dir`},
-		{chrome.CheckExtraArgs([]string{"--remote-debugging-port=9"}), "(see coordinator_status)"},
-		{chrome.CheckExtraArgs([]string{"--remote-debugging-address=0.0.0.0"}), `"remote-debugging-address" in args`},
-		{chrome.CheckExtraArgs([]string{"--remote-debugging-pipe"}), `"remote-debugging-pipe" in args`},
-		{&chrome.NotFoundError{Want: "edge", Found: found, GOOS: "linux"}, `pass browser: "chromium", or install`},
-		{&chrome.NotFoundError{GOOS: "linux", Searched: []string{"/usr/bin"}}, "or pass browser: the path of a browser executable"},
-		{&chrome.LaunchError{Cause: chrome.CauseNotFound, Path: "/x"}, "check the browser argument, or call coordinator_list_browsers"},
-		{&chrome.LaunchError{Cause: chrome.CauseProfileInUse, Path: "/x"}, "pass another user_data_dir"},
-		{&chrome.LaunchError{Cause: chrome.CauseRootNoSandbox, Path: "/x"}, `pass args: ["--no-sandbox"]`},
-		{&chrome.LaunchError{Cause: chrome.CauseNoDisplay, Path: "/x"}, "pass headless: true"},
-		{&chrome.LaunchError{Cause: chrome.CauseTimedOut, Path: "/x"}, "did not become ready"},
+		{chromium.CheckExtraArgs([]string{"--user-data-dir=/a b"}), `the browser switch "user-data-dir" in args is cdpvisor's to set: pass the profile as user_data_dir`},
+		{chromium.CheckExtraArgs([]string{"--remote-debugging-port=9"}), "(see coordinator_status)"},
+		{chromium.CheckExtraArgs([]string{"--remote-debugging-address=0.0.0.0"}), `"remote-debugging-address" in args`},
+		{chromium.CheckExtraArgs([]string{"--remote-debugging-pipe"}), `"remote-debugging-pipe" in args`},
+		{&detect.NotFoundError{Want: "edge", Found: found, GOOS: "linux"}, `pass browser: "chromium", or install`},
+		{&detect.NotFoundError{GOOS: "linux", Searched: []string{"/usr/bin"}}, "or pass browser: the path of a browser executable"},
+		{&launch.Error{Cause: launch.CauseNotFound, Path: "/x"}, "check the browser argument, or call coordinator_list_browsers"},
+		{&launch.Error{Cause: launch.CauseProfileInUse, Path: "/x"}, "pass another user_data_dir"},
+		{&launch.Error{Cause: launch.CauseRootNoSandbox, Path: "/x"}, `pass args: ["--no-sandbox"]`},
+		{&launch.Error{Cause: launch.CauseNoDisplay, Path: "/x"}, "pass headless: true"},
+		{&launch.Error{Cause: launch.CauseTimedOut, Path: "/x"}, "did not become ready"},
 		{downloads.Prepare(file), "is not a directory; pass another download_dir"},
 		{downloads.Prepare(filepath.Join(file, "under")), "not a directory; pass another download_dir"},
 		// Safety net: a flag no rewrite knows still does not reach the model.
@@ -73,7 +75,7 @@ func TestMCPErrorWordsForActorErrors(t *testing.T) {
 		}
 	}
 	// The browser's stderr, quoted in a launch error, stays as it was.
-	le := &chrome.LaunchError{Cause: chrome.CauseExitedEarly, Path: "/x", Stderr: []string{"Running as root without --no-sandbox --headless"}}
+	le := &launch.Error{Cause: launch.CauseExitedEarly, Path: "/x", Stderr: []string{"Running as root without --no-sandbox --headless"}}
 	if got := mcpWords(le.Error()); !strings.HasSuffix(got, "Running as root without --no-sandbox --headless") {
 		t.Errorf("stderr lines rewritten: %q", got)
 	}
@@ -87,8 +89,8 @@ func TestMCPInstancePortRangeFull(t *testing.T) {
 	}
 	defer busy.Close()
 	port := busy.Addr().(*net.TCPAddr).Port
-	h := newMCPHarnessOn(t, chrome.LaunchOptions{
-		Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+	h := newMCPHarnessOn(t, launch.Options{
+		Browser:  launch.Browser{Name: "Fake", Type: launch.Chromium, Path: actortest.FakeBrowser(t)},
 		Headless: true, StopGrace: time.Second,
 	}, func(cfg *actors.CoordinatorConfig) { cfg.InstancePorts = actors.PortRange{Lo: port, Hi: port} })
 	text, _ := h.call("browser_instance", map[string]any{"action": "new"}, true)

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 )
 
 // coordinator_launch_browser never changes an endpoint's protocol. Firefox
@@ -15,7 +16,7 @@ import (
 // instance explicitly is refused with what to do; the browser running on
 // the default instance is left alone either way.
 func TestMCPLaunchFirefoxFromAChromiumDefault(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	h := newMCPHarness(t)
 	text, launched := h.call("coordinator_launch_browser", map[string]any{}, false)
 	def := h.defaultState()
@@ -78,12 +79,12 @@ func TestMCPLaunchFirefoxFromAChromiumDefault(t *testing.T) {
 // "firefox"} launches it and answers with the BiDi socket; a Chromium is
 // refused; a restart answers with the protocol too.
 func TestMCPLaunchFirefoxOnAFirefoxInstance(t *testing.T) {
-	firefox := chrometest.Firefox(t)
-	b, err := chrome.Resolve(chrome.HostSystem(), firefox)
+	firefox := actortest.Firefox(t)
+	b, err := detect.Resolve(detect.HostSystem(), firefox)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newMCPHarnessOn(t, chrome.LaunchOptions{Browser: b, Headless: true, StopGrace: 5 * time.Second, ReadyTimeout: 30 * time.Second})
+	h := newMCPHarnessOn(t, launch.Options{Browser: b, Headless: true, StopGrace: 5 * time.Second, ReadyTimeout: 30 * time.Second})
 	def := h.defaultState()
 	text, launched := h.call("coordinator_launch_browser", map[string]any{"browser": "firefox"}, false)
 	if launched["protocol"] != "bidi" || launched["bidi_endpoint"] != bidiOf(def.Endpoint) || launched["ws"] != bidiOf(def.Endpoint) {
@@ -94,7 +95,7 @@ func TestMCPLaunchFirefoxOnAFirefoxInstance(t *testing.T) {
 	}
 	dialBiDi(t, def.Endpoint).Close()
 
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	text, _ = h.call("coordinator_launch_browser", map[string]any{"browser": fake, "instance": def.ID}, true)
 	for _, want := range []string{"serves WebDriver BiDi (Firefox) at " + bidiOf(def.Endpoint), "speaks CDP", `"browser": "` + fake + `"`} {
 		if !strings.Contains(text, want) {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // The TypeScript SDK is a strict client: a single non-protocol line on
@@ -22,7 +22,7 @@ import (
 // SDK parsed them) and drives every tool of `cdpvisor mcp` with good and
 // bad arguments, instances named by id and by port, as strings and numbers.
 func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
-	chrometest.ClientsDir(t)
+	actortest.ClientsDir(t)
 	stateDir := t.TempDir()
 	port, other := freePort(t), freePort(t)
 	calls := []struct {
@@ -60,9 +60,9 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 	for _, c := range calls {
 		args = append(args, "--call", c.tool+"="+c.args)
 	}
-	args = append(args, "--", binary, "mcp", "--browser", chrometest.FakeBrowser(t), "--state-dir", stateDir, "--log-level", "debug",
+	args = append(args, "--", binary, "mcp", "--browser", actortest.FakeBrowser(t), "--state-dir", stateDir, "--log-level", "debug",
 		"--port", fmt.Sprint(port), "--max-instances", "2")
-	out, err := chrometest.NodeScript(t, 90*time.Second, "mcp_stdio_check.mjs", args...)
+	out, err := actortest.NodeScript(t, 90*time.Second, "mcp_stdio_check.mjs", args...)
 	if err != nil {
 		t.Fatalf("strict client: %v: %s", err, out)
 	}
@@ -174,18 +174,18 @@ type mcpProcess struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  *bufio.Scanner
-	stderr *chrometest.SyncBuffer
+	stderr *actortest.SyncBuffer
 	done   chan struct{} // closed when it has exited (startWSLMCP's)
 }
 
 func startMCP(t *testing.T, stateDir string) *mcpProcess {
 	t.Helper()
-	return startMCPWith(t, stateDir, chrometest.FakeBrowser(t))
+	return startMCPWith(t, stateDir, actortest.FakeBrowser(t))
 }
 
 func startMCPWith(t *testing.T, stateDir, browser string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{stderr: &chrometest.SyncBuffer{}}
+	p := &mcpProcess{stderr: &actortest.SyncBuffer{}}
 	p.cmd = exec.Command(binary, "mcp", "--browser", browser, "--state-dir", stateDir)
 	p.cmd.Stderr = p.stderr
 	p.stdin, _ = p.cmd.StdinPipe()
@@ -253,7 +253,7 @@ func TestMCPExitsCleanly(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Fatal("mcp did not exit")
 			}
-			if chrometest.Alive(browsers[0]) {
+			if actortest.Alive(browsers[0]) {
 				t.Errorf("browser %d left running", browsers[0])
 			}
 			if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
@@ -269,9 +269,9 @@ func TestMCPExitsCleanly(t *testing.T) {
 // The strict client does catch pollution: the same server behind one stray
 // stdout line fails it.
 func TestStrictClientCatchesStdoutPollution(t *testing.T) {
-	chrometest.ClientsDir(t)
-	server := fmt.Sprintf("echo 'starting…'; exec %s mcp --browser %s --state-dir %s", binary, chrometest.FakeBrowser(t), t.TempDir())
-	out, err := chrometest.NodeScript(t, 60*time.Second, "mcp_stdio_check.mjs", "--call", "coordinator_status={}", "--", "sh", "-c", server)
+	actortest.ClientsDir(t)
+	server := fmt.Sprintf("echo 'starting…'; exec %s mcp --browser %s --state-dir %s", binary, actortest.FakeBrowser(t), t.TempDir())
+	out, err := actortest.NodeScript(t, 60*time.Second, "mcp_stdio_check.mjs", "--call", "coordinator_status={}", "--", "sh", "-c", server)
 	if err == nil {
 		t.Fatalf("a polluted stdout passed the strict client: %s", out)
 	}

@@ -24,8 +24,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -41,17 +42,17 @@ type mcpHarness struct {
 
 func newMCPHarness(t *testing.T, fakeArgs ...string) *mcpHarness {
 	t.Helper()
-	return newMCPHarnessOn(t, chrome.LaunchOptions{
-		Browser:  chrome.Browser{Name: "Fake", Type: chrome.Chromium, Path: chrometest.FakeBrowser(t)},
+	return newMCPHarnessOn(t, launch.Options{
+		Browser:  launch.Browser{Name: "Fake", Type: launch.Chromium, Path: actortest.FakeBrowser(t)},
 		Headless: true, ExtraArgs: fakeArgs, StopGrace: time.Second,
 	})
 }
 
 // newMCPHarnessOn is the harness with a coordinator launching as launch says.
-func newMCPHarnessOn(t *testing.T, launch chrome.LaunchOptions, configure ...func(*actors.CoordinatorConfig)) *mcpHarness {
+func newMCPHarnessOn(t *testing.T, launch launch.Options, configure ...func(*actors.CoordinatorConfig)) *mcpHarness {
 	t.Helper()
 	log := zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.InfoLevel)
-	cfg := actors.CoordinatorConfig{Launch: launch, StateDir: t.TempDir(), MaxInstances: 3, Version: version, Log: log}
+	cfg := actors.CoordinatorConfig{Sys: detect.HostSystem(), Launch: launch, StateDir: t.TempDir(), MaxInstances: 3, Version: version, Log: log}
 	for _, f := range configure {
 		f(&cfg)
 	}
@@ -177,7 +178,7 @@ func TestMCPListsItsTools(t *testing.T) {
 }
 
 func TestMCPListBrowsers(t *testing.T) {
-	chrometest.Chromium(t)
+	actortest.Chromium(t)
 	h := newMCPHarness(t)
 	text, data := h.call("coordinator_list_browsers", nil, false)
 	if !strings.Contains(text, "/usr/bin/chromium") || data["browsers"] == nil {
@@ -277,8 +278,8 @@ func TestMCPStop(t *testing.T) {
 	h.call("coordinator_launch_browser", nil, false)
 	pid := h.defaultState().Browser.Pid
 	h.call("coordinator_stop_browser", nil, false)
-	if st := h.defaultState(); st.Browser.State != "idle" || chrometest.Alive(pid) {
-		t.Fatalf("after stop: %+v, pid alive %v", st.Browser, chrometest.Alive(pid))
+	if st := h.defaultState(); st.Browser.State != "idle" || actortest.Alive(pid) {
+		t.Fatalf("after stop: %+v, pid alive %v", st.Browser, actortest.Alive(pid))
 	}
 	// The endpoint stays and launches again on demand.
 	resp, err := http.Get(h.c.Default().Proxy.Endpoint() + "/json/version")

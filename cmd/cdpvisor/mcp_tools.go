@@ -19,7 +19,8 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -149,7 +150,7 @@ var instanceArgs = map[string][]string{"new": {"type", "browser", "headless", "p
 // takes a path.
 func typeParam(prefix, more string) param {
 	return param{name: "type", want: "a string: chrome, edge, chromium, brave or firefox", schema: map[string]any{"type": "string",
-		"enum": chrome.TypeNames(), "description": prefix + "the browser type, its preferred install: chrome = Google Chrome, edge = Microsoft Edge, " +
+		"enum": detect.TypeNames(), "description": prefix + "the browser type, its preferred install: chrome = Google Chrome, edge = Microsoft Edge, " +
 			"chromium = Chromium, brave = Brave, firefox = Firefox (WebDriver BiDi at the endpoint's /session, not CDP). " +
 			"The same as browser with a type name; give one of the two. " + more}}
 }
@@ -160,8 +161,8 @@ func browserOrType(browserArg, typeArg *string) (*string, error) {
 	if typeArg == nil {
 		return browserArg, nil
 	}
-	if !slices.Contains(chrome.TypeNames(), strings.ToLower(strings.TrimSpace(*typeArg))) {
-		return nil, fmt.Errorf("unknown browser type %q: want one of %s (or give a path as browser)", *typeArg, strings.Join(chrome.TypeNames(), ", "))
+	if !slices.Contains(detect.TypeNames(), strings.ToLower(strings.TrimSpace(*typeArg))) {
+		return nil, fmt.Errorf("unknown browser type %q: want one of %s (or give a path as browser)", *typeArg, strings.Join(detect.TypeNames(), ", "))
 	}
 	if browserArg != nil {
 		return nil, errors.New("give type or browser, not both: type is a browser type (chrome, firefox, …), browser a type or a path")
@@ -203,9 +204,9 @@ func (t tools) listBrowsers(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if _, err := bind(req, &struct{}{}); err != nil {
 		return toolError(tool, err)
 	}
-	found := chrome.DetectWithVersions(ctx, chrome.HostSystem())
+	found := detect.DetectWithVersions(ctx, detect.HostSystem())
 	if len(found) == 0 {
-		_, err := chrome.Resolve(chrome.HostSystem(), "")
+		_, err := detect.Resolve(detect.HostSystem(), "")
 		return toolError(tool, err)
 	}
 	var b strings.Builder
@@ -340,7 +341,7 @@ func (t tools) launchOfFamily(ctx context.Context, tool string, change browser.C
 		how = "in a new instance,"
 	}
 	serving := "CDP at " + def.Proxy.Endpoint()
-	if def.Protocol == chrome.ProtocolBiDi {
+	if def.Protocol == launch.ProtocolBiDi {
 		serving = "WebDriver BiDi at " + def.Proxy.BrowserWS()
 	}
 	note := fmt.Sprintf("; it runs %s %s behind its own endpoint, since the default instance %s keeps serving %s for the clients given it",

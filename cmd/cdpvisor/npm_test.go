@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // The npm packages, built by .ci/npm/build.mjs from a GoReleaser-shaped
@@ -28,7 +28,7 @@ func TestNPMPackagesInstallOfflineAndRun(t *testing.T) {
 	}
 	for _, tool := range []string{"node", "npm", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			chrometest.Missing(t, tool)
+			actortest.Missing(t, tool)
 		}
 	}
 	nodePlatform := map[string]string{"linux": "linux", "darwin": "darwin"}[runtime.GOOS] + "-" +
@@ -48,7 +48,7 @@ func TestNPMPackagesInstallOfflineAndRun(t *testing.T) {
 	npmEnv := append(os.Environ(), "npm_config_cache="+filepath.Join(tmp, "npm-cache"), "npm_config_registry=http://127.0.0.1:9/",
 		"npm_config_update_notifier=false", "npm_config_audit=false", "npm_config_fund=false", "npm_config_userconfig="+filepath.Join(tmp, "npmrc"))
 
-	build := exec.Command("node", filepath.Join(chrometest.RepoRoot(), ".ci", "npm", "build.mjs"), "--dist", dist, "--platforms", nodePlatform, "--pack")
+	build := exec.Command("node", filepath.Join(actortest.RepoRoot(), ".ci", "npm", "build.mjs"), "--dist", dist, "--platforms", nodePlatform, "--pack")
 	build.Env = npmEnv
 	out, err := build.Output()
 	if err != nil {
@@ -88,7 +88,7 @@ func TestNPMPackagesInstallOfflineAndRun(t *testing.T) {
 	}
 
 	t.Run("mcp initialize over stdio", func(t *testing.T) {
-		mcp := npx("mcp", "--browser", chrometest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-level", "warn")
+		mcp := npx("mcp", "--browser", actortest.FakeBrowser(t), "--state-dir", t.TempDir(), "--log-level", "warn")
 		stdin, _ := mcp.StdinPipe()
 		stdout, _ := mcp.StdoutPipe()
 		var stderr strings.Builder
@@ -143,10 +143,10 @@ func TestNPMPackagesInstallOfflineAndRun(t *testing.T) {
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				stateDir := t.TempDir()
-				node := exec.Command("node", launcher, "serve", "--browser", chrometest.FakeBrowser(t), "--state-dir", stateDir)
+				node := exec.Command("node", launcher, "serve", "--browser", actortest.FakeBrowser(t), "--state-dir", stateDir)
 				node.Env = npmEnv
 				stdout, _ := node.StdoutPipe()
-				var stderr chrometest.SyncBuffer
+				var stderr actortest.SyncBuffer
 				node.Stderr = &stderr
 				if err := node.Start(); err != nil {
 					t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // leftovers lists what a coordinator with pid left: its temporary
@@ -31,9 +31,9 @@ func leftovers(pid int, stateDir string) []string {
 func waitClean(t *testing.T, browser, coordinator int, stateDir string) {
 	t.Helper()
 	end := time.Now().Add(2 * time.Second)
-	for chrometest.Alive(browser) || len(leftovers(coordinator, stateDir)) > 0 {
+	for actortest.Alive(browser) || len(leftovers(coordinator, stateDir)) > 0 {
 		if time.Now().After(end) {
-			t.Fatalf("2 s after the kill: browser alive %v, left %v", chrometest.Alive(browser), leftovers(coordinator, stateDir))
+			t.Fatalf("2 s after the kill: browser alive %v, left %v", actortest.Alive(browser), leftovers(coordinator, stateDir))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -47,7 +47,7 @@ func wsOf(endpoint string) string {
 // kill -9 of the coordinator, with a client connected: its watchdog ends
 // the browser and removes the profile and the state file within 2 s.
 func TestKillNineOfTheCoordinatorLeavesNothing(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	t.Run("serve", func(t *testing.T) {
 		stateDir := t.TempDir()
 		s := startServe(t, nil, "--browser", chromium, "--state-dir", stateDir)
@@ -83,12 +83,12 @@ func onlyBrowser(t *testing.T, coordinator int, exe string) int {
 // watchdogOf returns the watchdog process guarding browser.
 func watchdogOf(t *testing.T, coordinator, browser int) int {
 	t.Helper()
-	for _, pid := range chrometest.Children(coordinator) {
-		if strings.Contains(chrometest.Cmdline(pid), fmt.Sprintf("watchdog --browser-pid %d ", browser)) {
+	for _, pid := range actortest.Children(coordinator) {
+		if strings.Contains(actortest.Cmdline(pid), fmt.Sprintf("watchdog --browser-pid %d ", browser)) {
 			return pid
 		}
 	}
-	t.Fatalf("no watchdog for browser %d among %v", browser, chrometest.Children(coordinator))
+	t.Fatalf("no watchdog for browser %d among %v", browser, actortest.Children(coordinator))
 	return 0
 }
 
@@ -98,13 +98,13 @@ func watchdogOf(t *testing.T, coordinator, browser int) int {
 func awaitWatchdog(t *testing.T, coordinator int) {
 	t.Helper()
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		for _, pid := range chrometest.Children(coordinator) {
-			if strings.Contains(chrometest.Cmdline(pid), " watchdog ") {
+		for _, pid := range actortest.Children(coordinator) {
+			if strings.Contains(actortest.Cmdline(pid), " watchdog ") {
 				return
 			}
 		}
 		if time.Now().After(end) {
-			t.Fatalf("no watchdog among %v within 5 s", chrometest.Children(coordinator))
+			t.Fatalf("no watchdog among %v within 5 s", actortest.Children(coordinator))
 		}
 	}
 }
@@ -141,7 +141,7 @@ func runWatchdogFor(t *testing.T, pid int, exe, profile string, headless bool) {
 // A pid reused by an unrelated process is not killed; the browser it was
 // launched for is (the control that shows the check can fail).
 func TestWatchdogChecksItIsStillTheBrowser(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	profile := t.TempDir()
 	unrelated := exec.Command("sleep", "30")
 	if err := unrelated.Start(); err != nil {
@@ -149,7 +149,7 @@ func TestWatchdogChecksItIsStillTheBrowser(t *testing.T) {
 	}
 	defer func() { _ = unrelated.Process.Kill(); _ = unrelated.Wait() }()
 	runWatchdogFor(t, unrelated.Process.Pid, fake, profile, true)
-	if !chrometest.Alive(unrelated.Process.Pid) {
+	if !actortest.Alive(unrelated.Process.Pid) {
 		t.Fatal("the watchdog killed an unrelated process that had the browser's pid")
 	}
 
@@ -196,7 +196,7 @@ func TestWatchdogChecksItIsStillTheBrowser(t *testing.T) {
 // A browser the coordinator attached to (a user's, on their profile)
 // survives the coordinator's death.
 func TestAttachedBrowserSurvivesTheCoordinator(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	profile := t.TempDir()
 	outside := exec.Command(fake, "--remote-debugging-port=0", "--user-data-dir="+profile, "--headless=new")
 	if err := outside.Start(); err != nil {
@@ -213,7 +213,7 @@ func TestAttachedBrowserSurvivesTheCoordinator(t *testing.T) {
 	}
 	_ = s.cmd.Process.Kill()
 	time.Sleep(2 * time.Second)
-	if !chrometest.Alive(outside.Process.Pid) {
+	if !actortest.Alive(outside.Process.Pid) {
 		t.Fatal("the attached browser died with the coordinator")
 	}
 	if _, err := os.Stat(profile); err != nil {
@@ -236,7 +236,7 @@ func waitFile(t *testing.T, path string) {
 // When the watchdog was killed too, the next coordinator's start-up reaper
 // cleans what the dead one left.
 func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
 	var version struct{ WebSocketDebuggerURL string }
@@ -249,8 +249,8 @@ func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
 	_ = <-s.done
 	s.done <- nil
 	time.Sleep(500 * time.Millisecond)
-	if !chrometest.Alive(browser) || len(leftovers(s.cmd.Process.Pid, stateDir)) == 0 {
-		t.Fatalf("nothing was left to reap (browser alive %v, left %v): the test proves nothing", chrometest.Alive(browser), leftovers(s.cmd.Process.Pid, stateDir))
+	if !actortest.Alive(browser) || len(leftovers(s.cmd.Process.Pid, stateDir)) == 0 {
+		t.Fatalf("nothing was left to reap (browser alive %v, left %v): the test proves nothing", actortest.Alive(browser), leftovers(s.cmd.Process.Pid, stateDir))
 	}
 	startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
 	waitClean(t, browser, s.cmd.Process.Pid, filepath.Join(stateDir, "none"))
@@ -262,7 +262,7 @@ func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
 
 // cdpvisor mcp shuts down when its host dies without closing its stdin.
 func TestMCPStopsWhenItsParentDies(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	stateDir := t.TempDir()
 	// A background job's stdin is /dev/null unless saved first.
 	host := exec.Command("sh", "-c", fmt.Sprintf("exec 3<&0; %s mcp --browser %s --state-dir %s <&3 3<&- & wait", binary, fake, stateDir))
@@ -273,7 +273,7 @@ func TestMCPStopsWhenItsParentDies(t *testing.T) {
 	}
 	var server int
 	for end := time.Now().Add(5 * time.Second); server == 0; time.Sleep(20 * time.Millisecond) {
-		if kids := chrometest.Children(host.Process.Pid); len(kids) == 1 {
+		if kids := actortest.Children(host.Process.Pid); len(kids) == 1 {
 			server = kids[0]
 		}
 		if time.Now().After(end) {
@@ -283,7 +283,7 @@ func TestMCPStopsWhenItsParentDies(t *testing.T) {
 	waitFile(t, filepath.Join(stateDir, "state.json"))
 	_ = host.Process.Kill()
 	_ = host.Wait()
-	for end := time.Now().Add(5 * time.Second); chrometest.Alive(server); time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(5 * time.Second); actortest.Alive(server); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(end) {
 			_ = syscall.Kill(server, syscall.SIGKILL)
 			t.Fatal("cdpvisor mcp outlived its host")

@@ -9,8 +9,11 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors"
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -44,7 +47,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable; in the env var one per line, or quoted as a shell would). Not --user-data-dir, --remote-debugging-* (Firefox: -profile, --remote-debugging-port): cdpvisor owns those. Instances of the other family (a Firefox instance of a Chromium coordinator, or the reverse) do not get them")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
 	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files, private to you: created 0700, refused if another user owns it or others may write to it")
-	fs.DurationVar(&f.launchTimeout, "launch-timeout", chrome.ReadyTimeout, "how long a launch may take to be ready (the DevTools line, then /json/version answering); a failed launch is retried with backoff")
+	fs.DurationVar(&f.launchTimeout, "launch-timeout", launch.ReadyTimeout, "how long a launch may take to be ready (the DevTools line, then /json/version answering); a failed launch is retried with backoff")
 	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
 	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
@@ -52,14 +55,14 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 }
 
 // coordinatorConfig validates the flags and resolves the browser.
-func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.CoordinatorConfig, error) {
+func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer) (actors.CoordinatorConfig, error) {
 	if f.headless && f.headed {
 		return actors.CoordinatorConfig{}, usageErr("--headless and --headed contradict each other; give one")
 	}
 	if f.launchTimeout <= 0 {
 		return actors.CoordinatorConfig{}, usageErr("--launch-timeout %s: want a positive duration, e.g. 15s", f.launchTimeout)
 	}
-	if err := chrome.CheckExtraArgs(f.browserArgs); err != nil {
+	if err := chromium.CheckExtraArgs(f.browserArgs); err != nil {
 		return actors.CoordinatorConfig{}, usageErr("--browser-arg: %w", err)
 	}
 	if f.hangTimeout < 0 {
@@ -75,25 +78,18 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
-	sys := chrome.HostSystem()
-	sys.PreferWindows = f.windows
-	browser, err := chrome.Resolve(sys, f.browser)
+	sys.PreferWindows = sys.PreferWindows || f.windows
+	browser, err := detect.Resolve(sys, f.browser)
 	if err != nil {
 		return actors.CoordinatorConfig{}, err
 	}
-	if browser.Protocol() == chrome.ProtocolBiDi {
-		if err := chrome.CheckFirefoxArgs(f.browserArgs); err != nil {
-			return actors.CoordinatorConfig{}, usageErr("--browser-arg: %w", err)
-		}
+	l := launchers.For(sys, browser)
+	if err := l.CheckArgs(f.browserArgs); err != nil {
+		return actors.CoordinatorConfig{}, usageErr("--browser-arg: %w", err)
 	}
 	profile := f.userDataDir
 	if profile != "" {
-		if browser.Windows {
-			profile, err = chrome.WindowsProfileDir(sys, profile)
-		} else {
-			profile, err = chrome.ProfileDir(profile)
-		}
-		if err != nil {
+		if profile, err = l.ProfileDir(profile); err != nil {
 			return actors.CoordinatorConfig{}, usageErr("--user-data-dir: %w", err)
 		}
 	}
@@ -105,29 +101,29 @@ func (f *supervisorFlags) coordinatorConfig(stderr io.Writer) (actors.Coordinato
 	}
 	return actors.CoordinatorConfig{
 		Port: f.port,
-		Launch: chrome.LaunchOptions{
+		Launch: launch.Options{
 			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs, ReadyTimeout: f.launchTimeout,
 		},
-		StateDir:      f.stateDir,
-		PreferWindows: f.windows,
-		AllowOrigins:  f.allowOrigins,
-		Version:       version,
-		WatchdogExe:   watchdogExe(),
-		HangTimeout:   f.hangTimeout,
-		IdleStop:      f.idleStop,
-		DownloadDir:   downloadDir,
-		Log:           log,
+		StateDir:     f.stateDir,
+		Sys:          sys,
+		AllowOrigins: f.allowOrigins,
+		Version:      version,
+		WatchdogExe:  watchdogExe(),
+		HangTimeout:  f.hangTimeout,
+		IdleStop:     f.idleStop,
+		DownloadDir:  downloadDir,
+		Log:          log,
 	}, nil
 }
 
-func runServe(args []string, stdout, stderr io.Writer) error {
+func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	var f supervisorFlags
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	f.register(fs)
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	cfg, err := f.coordinatorConfig(stderr)
+	cfg, err := f.coordinatorConfig(sys, stderr)
 	if err != nil {
 		return err
 	}

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 func TestBrowsersListsChromium(t *testing.T) {
-	chrometest.Chromium(t)
+	actortest.Chromium(t)
 	out, _, code := runCLI(t, nil, "browsers")
 	if code != 0 || !strings.Contains(out, "chromium") || !strings.Contains(out, "/usr/bin/chromium") {
 		t.Fatalf("browsers: code %d:\n%s", code, out)
@@ -38,7 +38,7 @@ func TestBrowsersListsChromium(t *testing.T) {
 }
 
 func TestBrowsersListsFirefoxWithItsProtocol(t *testing.T) {
-	firefox := chrometest.Firefox(t)
+	firefox := actortest.Firefox(t)
 	out, _, code := runCLI(t, nil, "browsers", "--json")
 	var list []struct{ Name, Type, Path, Version, Channel, Protocol string }
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
@@ -65,7 +65,7 @@ func TestBrowsersListsFirefoxWithItsProtocol(t *testing.T) {
 // The endpoint exists before any browser; the first request launches one
 // and the answer points back at the endpoint; SIGTERM leaves nothing.
 func TestServeLaunchesLazilyAndCleansUp(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--port", "0", "--browser", chromium, "--state-dir", stateDir)
 	u, err := url.Parse(s.endpoint)
@@ -100,7 +100,7 @@ func TestServeLaunchesLazilyAndCleansUp(t *testing.T) {
 	if err := s.stop(t); err != nil {
 		t.Fatalf("serve exited with %v after SIGTERM, want 0; stderr:\n%s", err, s.stderr.String())
 	}
-	if chrometest.Alive(browser) {
+	if actortest.Alive(browser) {
 		t.Errorf("browser %d still runs after serve exited", browser)
 	}
 	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
@@ -114,11 +114,11 @@ func TestServeLaunchesLazilyAndCleansUp(t *testing.T) {
 // Real clients through the endpoint, across a kill -9 of the browser: a new
 // connection and the ws URL handed out before the kill both work.
 func TestServeRealClientsAcrossBrowserKill(t *testing.T) {
-	chromium := chrometest.Chromium(t)
-	chrometest.ClientsDir(t)
+	chromium := actortest.Chromium(t)
+	actortest.ClientsDir(t)
 	s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir())
 	for _, script := range []string{"puppeteer_connect.mjs", "playwright_connect.mjs"} {
-		out, err := chrometest.NodeScript(t, 60*time.Second, script, s.endpoint)
+		out, err := actortest.NodeScript(t, 60*time.Second, script, s.endpoint)
 		if err != nil || !strings.Contains(out, `"result":2`) {
 			t.Fatalf("%s: %v: %s", script, err, out)
 		}
@@ -137,7 +137,7 @@ func TestServeRealClientsAcrossBrowserKill(t *testing.T) {
 		{"puppeteer_connect.mjs", s.endpoint},
 		{"playwright_connect.mjs", version.WebSocketDebuggerURL}, // handed out before the kill
 	} {
-		out, err := chrometest.NodeScript(t, 60*time.Second, c.script, c.target)
+		out, err := actortest.NodeScript(t, 60*time.Second, c.script, c.target)
 		if err != nil || !strings.Contains(out, `"result":2`) {
 			t.Fatalf("%s %s after kill -9: %v: %s", c.script, c.target, err, out)
 		}
@@ -150,7 +150,7 @@ func TestServeRealClientsAcrossBrowserKill(t *testing.T) {
 
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	for end := time.Now().Add(5 * time.Second); chrometest.Alive(pid); time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(5 * time.Second); actortest.Alive(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("pid %d still alive", pid)
 		}
@@ -200,7 +200,7 @@ func TestServeRejectsBadInput(t *testing.T) {
 				args = append(args, "--browser", exe)
 			}
 			if c.name == "missing browser type" {
-				chrometest.Chromium(t)
+				actortest.Chromium(t)
 			}
 			stdout, stderr, code := runCLI(t, c.env, args...)
 			if code != c.code || !strings.Contains(stderr, c.want) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -33,7 +33,7 @@ func TestDefaultStateDirIsPerUserAndPrivate(t *testing.T) {
 		{"XDG_RUNTIME_DIR=" + run, filepath.Join(run, "cdpvisor")},
 		{"XDG_RUNTIME_DIR=", filepath.Join(os.TempDir(), "cdpvisor-"+strconv.Itoa(os.Geteuid()))},
 	} {
-		s := startServe(t, []string{c.env}, "--browser", chrometest.FakeBrowser(t))
+		s := startServe(t, []string{c.env}, "--browser", actortest.FakeBrowser(t))
 		info, err := os.Stat(c.dir)
 		if err != nil || info.Mode().Perm() != 0o700 {
 			t.Fatalf("%s: state dir %s: %v %v, want mode 0700", c.env, c.dir, info, err)
@@ -57,7 +57,7 @@ func TestStateDirOthersCanWriteIsRefused(t *testing.T) {
 	if err := os.Chmod(open, 0o777); err != nil { // past the umask
 		t.Fatal(err)
 	}
-	_, stderr, code := runCLI(t, nil, "serve", "--browser", chrometest.FakeBrowser(t), "--state-dir", open)
+	_, stderr, code := runCLI(t, nil, "serve", "--browser", actortest.FakeBrowser(t), "--state-dir", open)
 	if code != 1 || !strings.Contains(stderr, open) || !strings.Contains(stderr, "chmod 700") {
 		t.Fatalf("a world-writable state dir: exit %d, %q", code, stderr)
 	}
@@ -69,7 +69,7 @@ func TestStateDirOthersCanWriteIsRefused(t *testing.T) {
 	if err := os.Chown(theirs, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code = runCLI(t, nil, "serve", "--browser", chrometest.FakeBrowser(t), "--state-dir", theirs)
+	_, stderr, code = runCLI(t, nil, "serve", "--browser", actortest.FakeBrowser(t), "--state-dir", theirs)
 	if code != 1 || !strings.Contains(stderr, "uid 65534") || !strings.Contains(stderr, "--state-dir") {
 		t.Fatalf("another user's state dir: exit %d, %q", code, stderr)
 	}
@@ -97,11 +97,11 @@ func TestAnotherUsersStateFilesAreIgnored(t *testing.T) {
 		t.Fatalf("status shows another user's state file: %s", out)
 	}
 	dead := filepath.Join(dir, "coordinator-1.json")
-	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), StartedAt: time.Now()})
+	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), StartedAt: time.Now()})
 	if err := os.Chown(dead, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", dir) // its reaper runs
+	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--state-dir", dir) // its reaper runs
 	if _, err := os.Stat(dead); err != nil {
 		t.Fatalf("the reaper removed another user's state file: %v", err)
 	}
@@ -114,7 +114,7 @@ func TestAnotherUsersStateFilesAreIgnored(t *testing.T) {
 // the port, so the wrapped children's URL works again; with the port taken
 // by someone else it picks another.
 func TestRestartedCoordinatorTakesOverTheKilledOnesPort(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	for _, launched := range []bool{true, false} {
 		dir := t.TempDir()
 		first := startServe(t, nil, "--browser", fake, "--state-dir", dir)
@@ -170,7 +170,7 @@ func TestStatusSaysWhatIsDeadAndCorrupt(t *testing.T) {
 	if err := os.WriteFile(corrupt, []byte(`{"port": 12`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), StartedAt: time.Now()})
+	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), StartedAt: time.Now()})
 	out, stderr, code := runCLI(t, nil, "status", "--state-dir", dir)
 	if code != 1 || !strings.Contains(stderr, "no live coordinator") || strings.Contains(out, "pid 0") ||
 		!strings.Contains(out, "coordinator-77.json") || !strings.Contains(out, "corrupt") {
@@ -190,7 +190,7 @@ func TestStatusSaysWhatIsDeadAndCorrupt(t *testing.T) {
 	if err := os.WriteFile(fresh, []byte(`{"po`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := startServe(t, nil, "--browser", chrometest.FakeBrowser(t), "--state-dir", dir)
+	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--state-dir", dir)
 	if _, err := os.Stat(corrupt); !os.IsNotExist(err) {
 		t.Fatalf("an old corrupt state file was not reaped: %v", err)
 	}

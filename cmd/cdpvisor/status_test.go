@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 func TestStatusShowsCoordinatorsInstancesAndBrowsers(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	stateDir := t.TempDir()
 	s := startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
 	// A stale file of a coordinator long gone, shown as such.

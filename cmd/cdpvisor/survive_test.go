@@ -8,19 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // A real client's one Browser object survives repeated kill -9 of the
 // browser behind the endpoint: no 'disconnected', and new contexts and
 // pages work after every kill.
 func TestRealClientsSurviveBrowserKills(t *testing.T) {
-	chromium := chrometest.Chromium(t)
+	chromium := actortest.Chromium(t)
 	const cycles = 20
 	for _, script := range []string{"playwright_survive.mjs", "puppeteer_survive.mjs"} {
 		t.Run(strings.TrimSuffix(script, ".mjs"), func(t *testing.T) {
 			s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir())
-			client := chrometest.StartLineScript(t, 4*time.Minute, script, s.endpoint, fmt.Sprint(cycles))
+			client := actortest.StartLineScript(t, 4*time.Minute, script, s.endpoint, fmt.Sprint(cycles))
 			killCycles(t, client, cycles, func() int {
 				browsers := s.browsers()
 				if len(browsers) != 1 {
@@ -36,7 +36,7 @@ func TestRealClientsSurviveBrowserKills(t *testing.T) {
 // at each {"ready":N} it kills the browser running now, which must be a new
 // one each time, and lets the client go on; the final line must count every
 // cycle and no 'disconnected'.
-func killCycles(t *testing.T, client *chrometest.LineScript, cycles int, running func() int) {
+func killCycles(t *testing.T, client *actortest.LineScript, cycles int, running func() int) {
 	t.Helper()
 	killed := map[int]bool{}
 	for text, ok := client.Next(); ok; text, ok = client.Next() {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 	"github.com/rs/zerolog"
 )
@@ -12,7 +13,7 @@ import (
 // runWatchdog is the detached process a coordinator starts per launched
 // browser (internal). It waits on fd 3; if the coordinator dies without
 // releasing it, it ends the browser and removes what the coordinator left.
-func runWatchdog(args []string, stderr io.Writer) error {
+func runWatchdog(args []string, sys launch.System, stderr io.Writer) error {
 	var s watchdog.ProcessSpec
 	fs := flag.NewFlagSet("watchdog", flag.ContinueOnError)
 	fs.IntVar(&s.Browser.Pid, "browser-pid", 0, "the guarded browser's pid")
@@ -36,7 +37,7 @@ func runWatchdog(args []string, stderr io.Writer) error {
 	}
 	log := zerolog.New(stderr).With().Timestamp().Str("role", "watchdog").Int("browser", s.Browser.Pid).Int("windowsBrowser", s.Browser.WindowsPid).Logger()
 	if watchdog.Wait(pipe) {
-		watchdog.Cleanup(s, log)
+		watchdog.Cleanup(s, sys, log)
 	}
 	return nil
 }

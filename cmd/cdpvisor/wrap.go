@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -48,8 +49,8 @@ func silentExit(code int) error { return &exitError{code: code, err: errHelp} }
 
 // runWrap runs `cdpvisor wrap`. Its own messages start with "cdpvisor wrap:";
 // stdout belongs to the child alone.
-func runWrap(args []string, stdout, stderr io.Writer) error {
-	err := wrap(args, stdout, stderr)
+func runWrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
+	err := wrap(args, sys, stdout, stderr)
 	if err == nil {
 		return nil
 	}
@@ -78,7 +79,7 @@ func splitCommand(args []string) (flags, command []string) {
 	return args[:len(args)-len(rest)], rest
 }
 
-func wrap(args []string, stdout, stderr io.Writer) error {
+func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	flagArgs, command := splitCommand(args)
 	var f wrapFlags
 	fset := f.flagSet()
@@ -125,7 +126,7 @@ func wrap(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		log.Debug().Err(err).Msg("no running coordinator; starting one for this command")
-		return runStandalone(&f, command, sigs, stdout, stderr)
+		return runStandalone(&f, sys, command, sigs, stdout, stderr)
 	}
 	log.Debug().Str("state", target.Path).Int("pid", target.State.PID).Str("endpoint", target.Endpoint).
 		Str("instance", target.Instance).Str("protocol", string(target.Protocol)).Msg("using a running coordinator")
@@ -168,8 +169,8 @@ func discoverInterruptible(o state.DiscoverOptions, sigs <-chan os.Signal) (stat
 
 // runStandalone runs a coordinator inside wrap for the child's lifetime and
 // stops it (browser ended, state file removed) before returning.
-func runStandalone(f *wrapFlags, command []string, sigs <-chan os.Signal, stdout, stderr io.Writer) error {
-	cfg, err := f.coordinatorConfig(stderr)
+func runStandalone(f *wrapFlags, sys launch.System, command []string, sigs <-chan os.Signal, stdout, stderr io.Writer) error {
+	cfg, err := f.coordinatorConfig(sys, stderr)
 	if err != nil {
 		return err
 	}

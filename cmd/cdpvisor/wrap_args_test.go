@@ -7,7 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -25,8 +25,8 @@ func TestSubstitute(t *testing.T) {
 // instance's {bidi_endpoint} is empty.
 func TestSubstituteByProtocol(t *testing.T) {
 	const cmd = "p={cdp_port} e={cdp_endpoint} w={cdp_ws} b={bidi_endpoint}"
-	cdp := state.Target{Port: 9222, Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser", Protocol: chrome.ProtocolCDP}
-	bidi := state.Target{Port: 9333, Endpoint: "http://127.0.0.1:9333", WS: "ws://127.0.0.1:9333/session", Protocol: chrome.ProtocolBiDi}
+	cdp := state.Target{Port: 9222, Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser", Protocol: launch.ProtocolCDP}
+	bidi := state.Target{Port: 9333, Endpoint: "http://127.0.0.1:9333", WS: "ws://127.0.0.1:9333/session", Protocol: launch.ProtocolBiDi}
 	for _, c := range []struct {
 		t         state.Target
 		args, env string
@@ -48,8 +48,8 @@ func TestSubstituteByProtocol(t *testing.T) {
 // the endpoint does not serve, and what to use instead; a command that
 // fits says nothing.
 func TestWarnProtocolMismatch(t *testing.T) {
-	cdp := state.Target{Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser", Protocol: chrome.ProtocolCDP}
-	bidi := state.Target{Endpoint: "http://127.0.0.1:9333", WS: "ws://127.0.0.1:9333/session", Protocol: chrome.ProtocolBiDi, Instance: "inst_1_abcdef"}
+	cdp := state.Target{Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser", Protocol: launch.ProtocolCDP}
+	bidi := state.Target{Endpoint: "http://127.0.0.1:9333", WS: "ws://127.0.0.1:9333/session", Protocol: launch.ProtocolBiDi, Instance: "inst_1_abcdef"}
 	for _, c := range []struct {
 		name string
 		t    state.Target

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // firefoxStandIn is an executable named firefox, so serve treats it as a
@@ -68,8 +68,8 @@ func TestWrapBiDiPlaceholderAgainstAChromiumCoordinator(t *testing.T) {
 // The real thing: a BiDi client wrapped against a Firefox coordinator
 // reaches Firefox through {bidi_endpoint}.
 func TestWrapRunsABiDiClientAgainstFirefox(t *testing.T) {
-	firefox := chrometest.Firefox(t)
-	clients := chrometest.ClientsDir(t)
+	firefox := actortest.Firefox(t)
+	clients := actortest.ClientsDir(t)
 	dir := t.TempDir()
 	startServe(t, nil, "--state-dir", dir, "--browser", firefox)
 	out, stderr, code := runCLI(t, []string{"CLIENT_TIMEOUT_MS=50000"}, "wrap", "--state-dir", dir, "--",

@@ -7,7 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -23,7 +23,7 @@ var (
 // variables exported to the child, for target t.
 func placeholderValues(t state.Target) (values map[string]string, env []string) {
 	values = map[string]string{"{cdp_port}": "", "{cdp_endpoint}": "", "{cdp_ws}": "", "{bidi_endpoint}": ""}
-	if t.Protocol == chrome.ProtocolBiDi {
+	if t.Protocol == launch.ProtocolBiDi {
 		values["{bidi_endpoint}"] = t.WS
 	} else {
 		values["{cdp_port}"], values["{cdp_endpoint}"], values["{cdp_ws}"] = strconv.Itoa(t.Port), t.Endpoint, t.WS
@@ -57,7 +57,7 @@ func substitute(command []string, t state.Target) []string {
 // child would fail in ways of its own.
 func warnProtocolMismatch(command []string, t state.Target, log zerolog.Logger) {
 	empty, use, serves := cdpPlaceholders, "{bidi_endpoint} ("+t.WS+")", "Firefox, which speaks WebDriver BiDi, not CDP"
-	if t.Protocol != chrome.ProtocolBiDi {
+	if t.Protocol != launch.ProtocolBiDi {
 		empty, use, serves = bidiPlaceholders, "{cdp_endpoint} or {cdp_ws}", "a Chromium-family browser, which speaks CDP, not WebDriver BiDi"
 	}
 	var used []string

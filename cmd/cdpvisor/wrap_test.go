@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -40,7 +40,7 @@ func TestWrapIgnoresStaleStateFiles(t *testing.T) {
 	dir := t.TempDir()
 	port := wrapCoordinator(t, dir)
 	// A more recent coordinator that died without cleaning up.
-	stale := writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), PPID: os.Getpid(), StartedAt: time.Now().Add(time.Hour)})
+	stale := writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), PPID: os.Getpid(), StartedAt: time.Now().Add(time.Hour)})
 	out, stderr, code := runWrapCLI(t, "--state-dir", dir, "--", "sh", "-c", "echo $CDP_PORT")
 	if code != 0 || strings.TrimSpace(out) != strconv.Itoa(port) {
 		t.Fatalf("wrap: code %d, stdout %q (want %d); stderr:\n%s", code, out, port, stderr)
@@ -83,10 +83,10 @@ while [ ! -e `+goFile+` ]; do sleep 0.02; done
 `+binary+` wrap --state-dir `+dir+` -- sh -c 'echo {cdp_port}'
 echo "wrap=$?"
 kill $S; wait`)
-	var siblingOut chrometest.SyncBuffer
+	var siblingOut actortest.SyncBuffer
 	sibling.Stdout, sibling.Stderr = &siblingOut, &siblingOut
 	other := exec.Command("sh", "-c", serve+` & S=$!; trap 'kill $S; wait $S; exit 0' TERM; wait`)
-	var otherOut chrometest.SyncBuffer
+	var otherOut actortest.SyncBuffer
 	other.Stdout, other.Stderr = &otherOut, &otherOut
 	if err := sibling.Start(); err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestWrapForwardsSignals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			script := fmt.Sprintf(`trap "exit %d" %s; echo ready; while :; do sleep 0.05; done`, c.code, c.name)
 			cmd := exec.Command(binary, "wrap", "--state-dir", dir, "--", "sh", "-c", script)
-			var stderr chrometest.SyncBuffer
+			var stderr actortest.SyncBuffer
 			cmd.Stderr = &stderr
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
@@ -260,7 +260,7 @@ func TestWrapForwardsSignals(t *testing.T) {
 
 func TestWrapWithoutCoordinatorFailsClearly(t *testing.T) {
 	dir := t.TempDir()
-	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: chrometest.ClosedPort(t), PID: chrometest.DeadPID(t), StartedAt: time.Now()})
+	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), StartedAt: time.Now()})
 	start := time.Now()
 	out, stderr, code := runWrapCLI(t, "--timeout", "300ms", "--state-dir", dir, "--", "echo", "should not run")
 	took := time.Since(start)
@@ -281,12 +281,12 @@ func TestWrapWithoutCoordinatorFailsClearly(t *testing.T) {
 // lifetime: the child reaches a browser through it, and when the child
 // exits, the browser, its profile and the state files are gone.
 func TestWrapStandalone(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	dir := t.TempDir()
 	script := `echo "$CDP_ENDPOINT {cdp_endpoint}"; ls "$1"; curl -sf --noproxy '*' {cdp_endpoint}/json/version; echo; exit 3`
 	cmd := exec.Command(binary, "wrap", "--standalone", "--timeout", "200ms", "--state-dir", dir, "--browser", fake,
 		"--", "sh", "-c", script, "sh", dir)
-	var stdout, stderr chrometest.SyncBuffer
+	var stdout, stderr actortest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); cmd.ProcessState == nil {
 		t.Fatal(err)
@@ -328,8 +328,8 @@ func TestWrapStandalone(t *testing.T) {
 	if len(profiles) != 0 {
 		t.Errorf("temporary profiles left: %v", profiles)
 	}
-	for _, p := range chrometest.MarkedProcesses(chrometest.RunMarker()) {
-		if cl := chrometest.Cmdline(p); strings.Contains(cl, fmt.Sprintf("cdpv-%d-", pid)) {
+	for _, p := range actortest.MarkedProcesses(actortest.RunMarker()) {
+		if cl := actortest.Cmdline(p); strings.Contains(cl, fmt.Sprintf("cdpv-%d-", pid)) {
 			t.Errorf("browser %d still runs after wrap exited: %s", p, cl)
 		}
 	}

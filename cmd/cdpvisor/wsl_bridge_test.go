@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -19,8 +19,8 @@ var natModes = []struct{ name, env string }{{"mirrored", ""}, {"NAT", "FAKEWIN_N
 
 // fakeWindowsIn is a fake Windows side whose own programs (the user's
 // browsers a test starts) run in the networking mode env names.
-func fakeWindowsIn(t *testing.T, env string) *chrometest.FakeWindows {
-	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+func fakeWindowsIn(t *testing.T, env string) *actortest.FakeWindows {
+	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	if env != "" {
 		win.ExtraEnv = []string{env}
 	}
@@ -29,7 +29,7 @@ func fakeWindowsIn(t *testing.T, env string) *chrometest.FakeWindows {
 
 // crashWindowsBrowser kills a fake Windows browser by its Linux pid and
 // waits until it left the Windows process table and cdpvisor heard of it.
-func crashWindowsBrowser(t *testing.T, win *chrometest.FakeWindows, linuxPid int) {
+func crashWindowsBrowser(t *testing.T, win *actortest.FakeWindows, linuxPid int) {
 	t.Helper()
 	if err := syscall.Kill(linuxPid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func crashWindowsBrowser(t *testing.T, win *chrometest.FakeWindows, linuxPid int
 	time.Sleep(500 * time.Millisecond) // for cdpvisor to hear of the exit
 }
 
-func natEnv(win *chrometest.FakeWindows, env string) []string {
+func natEnv(win *actortest.FakeWindows, env string) []string {
 	if env == "" {
 		return win.Env()
 	}
@@ -52,7 +52,7 @@ func natEnv(win *chrometest.FakeWindows, env string) []string {
 // startWSLBridge starts `cdpvisor bridge args…` inside the fake WSL.
 func startWSLBridge(t *testing.T, env []string, extra []*os.File, args ...string) (*bridgeProcess, chan struct{}) {
 	t.Helper()
-	b := &bridgeProcess{stderr: &chrometest.SyncBuffer{}}
+	b := &bridgeProcess{stderr: &actortest.SyncBuffer{}}
 	b.cmd = exec.Command(binary, append([]string{"bridge"}, args...)...)
 	b.cmd.Env = append(os.Environ(), env...)
 	b.cmd.ExtraFiles = extra
@@ -72,7 +72,7 @@ func startWSLBridge(t *testing.T, env []string, extra []*os.File, args ...string
 func TestWSLBridgePipeMode(t *testing.T) {
 	for _, mode := range natModes {
 		t.Run(mode.name, func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+			win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 			toBridgeR, toBridgeW, _ := os.Pipe()
 			fromBridgeR, fromBridgeW, _ := os.Pipe()
 			defer fromBridgeR.Close()
@@ -121,12 +121,12 @@ func bridgeEndpoint(t *testing.T, b *bridgeProcess) string {
 func TestWSLBridgePortMode(t *testing.T) {
 	for _, mode := range natModes {
 		t.Run(mode.name, func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+			win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 			b, exited := startWSLBridge(t, natEnv(win, mode.env), nil, "--remote-debugging-port=0", "--headless=new", "--windows")
 			ep := bridgeEndpoint(t, b)
 			var version struct{ WebSocketDebuggerURL string }
 			getJSON(t, ep+"/json/version", &version)
-			cl := chrometest.DialCDP(t, version.WebSocketDebuggerURL)
+			cl := actortest.DialCDP(t, version.WebSocketDebuggerURL)
 			if a := cl.Call(1, "Browser.getVersion", `{}`, ""); a.Error != nil {
 				t.Fatalf("Browser.getVersion: %s", a.Raw)
 			}
@@ -164,7 +164,7 @@ func TestWSLBridgeReusesTheBrowserOnItsProfile(t *testing.T) {
 			ep := bridgeEndpoint(t, b)
 			var version struct{ WebSocketDebuggerURL string }
 			getJSON(t, ep+"/json/version", &version)
-			cl := chrometest.DialCDP(t, version.WebSocketDebuggerURL)
+			cl := actortest.DialCDP(t, version.WebSocketDebuggerURL)
 			if a := cl.Call(1, "Browser.getVersion", `{}`, ""); a.Error != nil {
 				t.Fatalf("Browser.getVersion: %s", a.Raw)
 			}

@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // startWSLMCP starts `cdpvisor mcp args…` inside the fake WSL.
-func startWSLMCP(t *testing.T, win *chrometest.FakeWindows, args ...string) *mcpProcess {
+func startWSLMCP(t *testing.T, win *actortest.FakeWindows, args ...string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{stderr: &chrometest.SyncBuffer{}}
+	p := &mcpProcess{stderr: &actortest.SyncBuffer{}}
 	p.cmd = exec.Command(binary, append([]string{"mcp"}, args...)...)
 	p.cmd.Env = append(os.Environ(), win.Env()...)
 	p.cmd.Stderr = p.stderr
@@ -62,8 +62,8 @@ func (p *mcpProcess) toolJSON(t *testing.T, id int, name, args string) map[strin
 // browser_instance new inside WSL resolves a browser type as serve does:
 // with --windows the Windows Chrome, though a Linux one is installed too.
 func TestWSLMCPNewInstanceIsAWindowsBrowser(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
-	win := chrometest.NewFakeWindows(t, fake)
+	fake := actortest.FakeBrowser(t)
+	win := actortest.NewFakeWindows(t, fake)
 	linuxChrome := filepath.Join(win.Root, "usr", "bin", "google-chrome")
 	if err := os.MkdirAll(filepath.Dir(linuxChrome), 0o755); err != nil {
 		t.Fatal(err)

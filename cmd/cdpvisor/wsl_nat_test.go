@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
-	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
 )
 
 // WSL's NAT networking, on the fake Windows side (FAKEWIN_NAT=1): the
@@ -19,7 +19,7 @@ import (
 // helpers on the Windows side (relay.ps1, http.ps1). The fake browser,
 // because Chromium's new headless ignores --remote-debugging-address.
 func TestWSLServeNAT(t *testing.T) {
-	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	s := startServe(t, append(win.Env(), "FAKEWIN_NAT=1"), "--windows", "--state-dir", t.TempDir())
 	time.Sleep(300 * time.Millisecond)
 	if r := win.Running(); len(r) != 0 {
@@ -43,7 +43,7 @@ func TestWSLServeNAT(t *testing.T) {
 	}
 
 	// A Go CDP client through the endpoint, over relay.ps1.
-	cl := chrometest.DialCDP(t, version.WebSocketDebuggerURL)
+	cl := actortest.DialCDP(t, version.WebSocketDebuggerURL)
 	if a := cl.Call(1, "Browser.getVersion", `{}`, ""); a.Error != nil {
 		t.Fatalf("Browser.getVersion: %s", a.Raw)
 	}
@@ -66,13 +66,13 @@ func TestWSLServeNAT(t *testing.T) {
 	}
 	nothingLeftOnWindows(t, win)
 	waitNoHelpers(t, win)
-	if chrometest.Alive(second.LinuxPid) {
+	if actortest.Alive(second.LinuxPid) {
 		t.Errorf("the browser's process %d still runs", second.LinuxPid)
 	}
 }
 
 // debugPortOf reads the port of the one browser on a temporary profile.
-func debugPortOf(t *testing.T, win *chrometest.FakeWindows) string {
+func debugPortOf(t *testing.T, win *actortest.FakeWindows) string {
 	t.Helper()
 	profiles := win.TempProfiles()
 	if len(profiles) != 1 {
@@ -87,7 +87,7 @@ func debugPortOf(t *testing.T, win *chrometest.FakeWindows) string {
 }
 
 // waitNoHelpers waits until no NAT helper (relay.ps1) runs.
-func waitNoHelpers(t *testing.T, win *chrometest.FakeWindows) {
+func waitNoHelpers(t *testing.T, win *actortest.FakeWindows) {
 	t.Helper()
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		h := win.Scripts(wsl.ScriptRelay)
@@ -108,12 +108,12 @@ func TestWSLServeNATRealClients(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("FAKEWIN_NAT=netns needs root for its network namespaces; TestWSLServeNAT covers NAT with the fake browser")
 	}
-	chromium := chrometest.Chromium(t)
-	chrometest.ClientsDir(t)
-	win := chrometest.NewFakeWindows(t, chromium)
+	chromium := actortest.Chromium(t)
+	actortest.ClientsDir(t)
+	win := actortest.NewFakeWindows(t, chromium)
 	s := startServe(t, append(win.Env(), "FAKEWIN_NAT=netns"), "--windows", "--state-dir", t.TempDir())
 	for _, script := range []string{"puppeteer_connect.mjs", "playwright_connect.mjs"} {
-		out, err := chrometest.NodeScript(t, 60*time.Second, script, s.endpoint)
+		out, err := actortest.NodeScript(t, 60*time.Second, script, s.endpoint)
 		if err != nil || !strings.Contains(out, `"result":2`) {
 			t.Fatalf("%s: %v: %s\nserve stderr:\n%s", script, err, out, s.stderr.String())
 		}
@@ -130,7 +130,7 @@ func TestWSLServeNATRealClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Second)
-	out, err := chrometest.NodeScript(t, 60*time.Second, "playwright_connect.mjs", version.WebSocketDebuggerURL)
+	out, err := actortest.NodeScript(t, 60*time.Second, "playwright_connect.mjs", version.WebSocketDebuggerURL)
 	if err != nil || !strings.Contains(out, `"result":2`) {
 		t.Fatalf("playwright after kill -9 of the Windows browser: %v: %s\nserve stderr:\n%s", err, out, s.stderr.String())
 	}
@@ -159,7 +159,7 @@ func TestWSLGracefulStop(t *testing.T) {
 			{"deaf browser", []string{"--hang-timeout", "0", "--browser-arg=--fake-hang"}, 1},
 		} {
 			t.Run(mode.name+"/"+c.name, func(t *testing.T) {
-				win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+				win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 				s := startServe(t, natEnv(win, mode.env), append([]string{"--windows", "--state-dir", t.TempDir()}, c.args...)...)
 				var version struct{ WebSocketDebuggerURL string }
 				getJSON(t, s.endpoint+"/json/version", &version)

@@ -9,20 +9,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // windowsWatchdogOf returns the watchdog guarding the Windows browser winPid.
 func windowsWatchdogOf(t *testing.T, coordinator, winPid int) int {
 	t.Helper()
 	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		for _, pid := range chrometest.Children(coordinator) {
-			if strings.Contains(chrometest.Cmdline(pid), fmt.Sprintf("--windows-pid %d ", winPid)) {
+		for _, pid := range actortest.Children(coordinator) {
+			if strings.Contains(actortest.Cmdline(pid), fmt.Sprintf("--windows-pid %d ", winPid)) {
 				return pid
 			}
 		}
 	}
-	t.Fatalf("no watchdog for Windows pid %d among %v", winPid, chrometest.Children(coordinator))
+	t.Fatalf("no watchdog for Windows pid %d among %v", winPid, actortest.Children(coordinator))
 	return 0
 }
 
@@ -31,7 +31,7 @@ func windowsWatchdogOf(t *testing.T, coordinator, winPid int) int {
 // pid and removes the profile, and leaves alone a user's own Chrome, a live
 // coordinator's profile and another distro's.
 func TestWSLReaperCleansWhatAKilledRunLeft(t *testing.T) {
-	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	stateDir := t.TempDir()
 	s := startServe(t, win.Env(), "--windows", "--state-dir", stateDir)
 	var version struct{ WebSocketDebuggerURL string }
@@ -65,11 +65,11 @@ func TestWSLReaperCleansWhatAKilledRunLeft(t *testing.T) {
 	s2 := startServe(t, win.Env(), "--windows", "--state-dir", stateDir)
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		_, err := os.Stat(profiles[0])
-		if !chrometest.Alive(left.LinuxPid) && os.IsNotExist(err) {
+		if !actortest.Alive(left.LinuxPid) && os.IsNotExist(err) {
 			break
 		}
 		if time.Now().After(end) {
-			t.Fatalf("the dead run's browser (alive %v) or profile %s is still there; serve stderr:\n%s", chrometest.Alive(left.LinuxPid), profiles[0], s2.stderr.String())
+			t.Fatalf("the dead run's browser (alive %v) or profile %s is still there; serve stderr:\n%s", actortest.Alive(left.LinuxPid), profiles[0], s2.stderr.String())
 		}
 	}
 	if !strings.Contains(s2.stderr.String(), "ended a Windows browser left by a dead coordinator") {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // A --user-data-dir naming a Windows profile that a running Windows
@@ -27,7 +27,7 @@ func TestWSLServeReusesTheBrowserOnItsProfile(t *testing.T) {
 				s := startServe(t, win.Env(), "--windows", "--user-data-dir", profile, "--state-dir", t.TempDir())
 				var version struct{ WebSocketDebuggerURL string }
 				getJSON(t, s.endpoint+"/json/version", &version)
-				cl := chrometest.DialCDP(t, version.WebSocketDebuggerURL)
+				cl := actortest.DialCDP(t, version.WebSocketDebuggerURL)
 				if a := cl.Call(1, "Browser.getVersion", `{}`, ""); a.Error != nil {
 					t.Fatalf("Browser.getVersion: %s", a.Raw)
 				}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // status and the launch messages name a Windows browser by its Windows
@@ -15,7 +15,7 @@ import (
 func TestWSLStatusShowsTheWindowsPid(t *testing.T) {
 	for _, mode := range natModes {
 		t.Run(mode.name, func(t *testing.T) {
-			win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+			win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 			stateDir := t.TempDir()
 			s := startServe(t, natEnv(win, mode.env), "--windows", "--state-dir", stateDir)
 			var version struct{ WebSocketDebuggerURL string }

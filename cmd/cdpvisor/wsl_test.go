@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
-// The WSL tests run cdpvisor inside a fake WSL (chrometest.FakeWindows):
+// The WSL tests run cdpvisor inside a fake WSL (actortest.FakeWindows):
 // its Windows browser is reached through a powershell.exe that runs the
 // same scripts on a fake drive root with a Windows process table of its own.
 
 func TestWSLBrowsersListsTheWindowsChrome(t *testing.T) {
-	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	out, stderr, code := runCLI(t, win.Env(), "browsers", "--json")
 	var list []struct {
 		Name, Path string
@@ -40,21 +40,21 @@ func TestWSLBrowsersListsTheWindowsChrome(t *testing.T) {
 }
 
 // onlyWindowsBrowser waits for exactly one running Windows browser.
-func onlyWindowsBrowser(t *testing.T, win *chrometest.FakeWindows) chrometest.FakeWinProc {
+func onlyWindowsBrowser(t *testing.T, win *actortest.FakeWindows) actortest.FakeWinProc {
 	t.Helper()
-	var running []chrometest.FakeWinProc
+	var running []actortest.FakeWinProc
 	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if running = win.Running(); len(running) == 1 {
 			return running[0]
 		}
 	}
 	t.Fatalf("Windows browsers running: %+v, want one", running)
-	return chrometest.FakeWinProc{}
+	return actortest.FakeWinProc{}
 }
 
 // nothingLeftOnWindows waits until the fake Windows side has no browser and
 // no temporary profile.
-func nothingLeftOnWindows(t *testing.T, win *chrometest.FakeWindows) {
+func nothingLeftOnWindows(t *testing.T, win *actortest.FakeWindows) {
 	t.Helper()
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		running, profiles := win.Running(), win.TempProfiles()
@@ -72,7 +72,7 @@ func nothingLeftOnWindows(t *testing.T, win *chrometest.FakeWindows) {
 // and SIGTERM stopping the browser by Stop-Process and removing its
 // profile from the Windows %TEMP%.
 func TestWSLServeLifecycle(t *testing.T) {
-	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	s := startServe(t, win.Env(), "--windows", "--state-dir", t.TempDir())
 	time.Sleep(300 * time.Millisecond)
 	if r := win.Running(); len(r) != 0 {
@@ -81,7 +81,7 @@ func TestWSLServeLifecycle(t *testing.T) {
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
 	first := onlyWindowsBrowser(t, win)
-	if first.WinPid == first.LinuxPid || chrometest.Alive(first.WinPid) {
+	if first.WinPid == first.LinuxPid || actortest.Alive(first.WinPid) {
 		t.Fatalf("the fake's Windows pid %d is a Linux pid", first.WinPid)
 	}
 	if !strings.Contains(first.CommandLine, `--user-data-dir=C:\Users\ann\AppData\Local\Temp\cdpv-`) ||
@@ -112,7 +112,7 @@ func TestWSLServeLifecycle(t *testing.T) {
 		t.Fatalf("serve exited with %v after SIGTERM; stderr:\n%s", err, s.stderr.String())
 	}
 	nothingLeftOnWindows(t, win)
-	if chrometest.Alive(second.LinuxPid) {
+	if actortest.Alive(second.LinuxPid) {
 		t.Errorf("the browser's process %d still runs", second.LinuxPid)
 	}
 }
@@ -120,12 +120,12 @@ func TestWSLServeLifecycle(t *testing.T) {
 // Real Chromium behind the fake Windows side, driven by Puppeteer and
 // Playwright, across a crash.
 func TestWSLServeRealClients(t *testing.T) {
-	chromium := chrometest.Chromium(t)
-	chrometest.ClientsDir(t)
-	win := chrometest.NewFakeWindows(t, chromium)
+	chromium := actortest.Chromium(t)
+	actortest.ClientsDir(t)
+	win := actortest.NewFakeWindows(t, chromium)
 	s := startServe(t, win.Env(), "--windows", "--state-dir", t.TempDir())
 	for _, script := range []string{"puppeteer_connect.mjs", "playwright_connect.mjs"} {
-		out, err := chrometest.NodeScript(t, 60*time.Second, script, s.endpoint)
+		out, err := actortest.NodeScript(t, 60*time.Second, script, s.endpoint)
 		if err != nil || !strings.Contains(out, `"result":2`) {
 			t.Fatalf("%s: %v: %s\nserve stderr:\n%s", script, err, out, s.stderr.String())
 		}
@@ -137,7 +137,7 @@ func TestWSLServeRealClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Second)
-	out, err := chrometest.NodeScript(t, 60*time.Second, "playwright_connect.mjs", version.WebSocketDebuggerURL)
+	out, err := actortest.NodeScript(t, 60*time.Second, "playwright_connect.mjs", version.WebSocketDebuggerURL)
 	if err != nil || !strings.Contains(out, `"result":2`) {
 		t.Fatalf("playwright after kill -9 of the Windows browser: %v: %s", err, out)
 	}
@@ -167,9 +167,9 @@ func launchError(t *testing.T, endpoint string) string {
 
 // Bad input: each failure names its cause and leaves nothing on either side.
 func TestWSLBadInput(t *testing.T) {
-	fake := chrometest.FakeBrowser(t)
+	fake := actortest.FakeBrowser(t)
 	t.Run("no powershell.exe", func(t *testing.T) {
-		win := chrometest.NewFakeWindows(t, fake)
+		win := actortest.NewFakeWindows(t, fake)
 		env := append(win.Env(), "PATH=/usr/bin:/bin")
 		s := startServe(t, env, "--windows", "--state-dir", t.TempDir())
 		if body := launchError(t, s.endpoint); !strings.Contains(body, "powershell.exe not found") {
@@ -178,7 +178,7 @@ func TestWSLBadInput(t *testing.T) {
 		nothingLeftOnWindows(t, win)
 	})
 	t.Run("powershell.exe failing", func(t *testing.T) {
-		win := chrometest.NewFakeWindows(t, fake)
+		win := actortest.NewFakeWindows(t, fake)
 		s := startServe(t, append(win.Env(), "FAKEWIN_FAIL=1"), "--windows", "--state-dir", t.TempDir())
 		if body := launchError(t, s.endpoint); !strings.Contains(body, "powershell.exe tempdir.ps1 failed") || !strings.Contains(body, "FAKEWIN_FAIL") {
 			t.Errorf("answer: %s", body)
@@ -186,7 +186,7 @@ func TestWSLBadInput(t *testing.T) {
 		nothingLeftOnWindows(t, win)
 	})
 	t.Run("NAT networking, the helper failing", func(t *testing.T) {
-		win := chrometest.NewFakeWindows(t, fake)
+		win := actortest.NewFakeWindows(t, fake)
 		s := startServe(t, append(win.Env(), "FAKEWIN_NAT=1", "FAKEWIN_NORELAY=1"), "--windows", "--state-dir", t.TempDir())
 		if body := launchError(t, s.endpoint); !strings.Contains(body, "not reachable from WSL") || !strings.Contains(body, "networkingMode=mirrored") ||
 			!strings.Contains(body, "not through the Windows helper either") || !strings.Contains(body, "FAKEWIN_NORELAY") {
@@ -195,21 +195,21 @@ func TestWSLBadInput(t *testing.T) {
 		nothingLeftOnWindows(t, win)
 	})
 	t.Run("no chrome.exe", func(t *testing.T) {
-		win := chrometest.NewFakeWindows(t, fake)
+		win := actortest.NewFakeWindows(t, fake)
 		_, stderr, code := runCLI(t, win.Env(), "serve", "--browser", `C:\Program Files\Nope\chrome.exe`)
 		if code == 0 || !strings.Contains(stderr, "not an executable file") {
 			t.Errorf("exit %d: %s", code, stderr)
 		}
 	})
 	t.Run("drive without a mount", func(t *testing.T) {
-		win := chrometest.NewFakeWindows(t, fake)
+		win := actortest.NewFakeWindows(t, fake)
 		_, stderr, code := runCLI(t, win.Env(), "serve", "--browser", `E:\Chrome\chrome.exe`)
 		if code == 0 || !strings.Contains(stderr, "drive E:, which is not mounted") {
 			t.Errorf("exit %d: %s", code, stderr)
 		}
 	})
 	t.Run("--windows without a Windows browser", func(t *testing.T) {
-		win := chrometest.NewFakeWindows(t, fake)
+		win := actortest.NewFakeWindows(t, fake)
 		_, stderr, code := runCLI(t, win.Env(), "serve", "--windows", "--browser", "edge")
 		if code == 0 || !strings.Contains(stderr, "Windows side") {
 			t.Errorf("exit %d: %s", code, stderr)
@@ -220,7 +220,7 @@ func TestWSLBadInput(t *testing.T) {
 // kill -9 of serve: its watchdog ends the Windows browser through
 // powershell.exe by its Windows pid, and removes the profile from %TEMP%.
 func TestWSLKillNineOfServeLeavesNothing(t *testing.T) {
-	win := chrometest.NewFakeWindows(t, chrometest.FakeBrowser(t))
+	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	stateDir := t.TempDir()
 	s := startServe(t, win.Env(), "--windows", "--state-dir", stateDir)
 	var version struct{ WebSocketDebuggerURL string }
@@ -233,7 +233,7 @@ func TestWSLKillNineOfServeLeavesNothing(t *testing.T) {
 	<-s.done
 	s.done <- nil // for the cleanup
 	nothingLeftOnWindows(t, win)
-	if chrometest.Alive(browser.LinuxPid) {
+	if actortest.Alive(browser.LinuxPid) {
 		t.Errorf("the browser's process %d still runs", browser.LinuxPid)
 	}
 	waitClean(t, browser.LinuxPid, s.cmd.Process.Pid, stateDir)

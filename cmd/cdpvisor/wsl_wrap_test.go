@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/chrometest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 // wrapChild asks the endpoint wrap hands it for /json/version, which
@@ -16,11 +16,11 @@ const wrapChild = `curl -sf --noproxy '*' {cdp_endpoint}/json/version; exit 3`
 
 // runWSLWrap runs `cdpvisor wrap args…` inside the fake WSL and checks that
 // the child reached a Windows browser through the coordinator.
-func runWSLWrap(t *testing.T, win *chrometest.FakeWindows, args ...string) {
+func runWSLWrap(t *testing.T, win *actortest.FakeWindows, args ...string) {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"wrap"}, args...)...)
 	cmd.Env = append(os.Environ(), win.Env()...)
-	var stdout, stderr chrometest.SyncBuffer
+	var stdout, stderr actortest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); cmd.ProcessState == nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // options is what the fake takes from its chrome-style command line. Every
@@ -43,7 +43,7 @@ type options struct {
 func parseArgs(args []string) (options, error) {
 	o := options{port: -1, exitCode: -1, address: "127.0.0.1"}
 	for _, arg := range args {
-		name, value, _, ok := chrome.SplitFlag(arg)
+		name, value, _, ok := proc.SplitFlag(arg)
 		if !ok {
 			continue // positional arguments such as about:blank
 		}

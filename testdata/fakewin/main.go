@@ -33,7 +33,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
 )
 
 func main() {

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
 )
 
 // scripts are the fakes of actors/chrome/wsl/scripts, by file name.

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/chrome/wsl"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
 )
 
 // windows is the fake machine: its drives and its process table.

@@ -1,0 +1,113 @@
+package chromium
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+)
+
+// flag is one "--name" or "--name=value" command-line switch.
+type flag struct{ name, value string }
+
+func (f flag) String() string {
+	if f.value == "" {
+		return "--" + f.name
+	}
+	return "--" + f.name + "=" + f.value
+}
+
+// defaultFlags are the seed's flags: quiet, isolated, no background traffic
+// (this machine's closed network refuses it noisily), no component updates.
+var defaultFlags = []flag{
+	{"no-first-run", ""},
+	{"no-default-browser-check", ""},
+	{"disable-background-networking", ""},
+	{"disable-default-apps", ""},
+	{"disable-extensions", ""},
+	{"disable-sync", ""},
+	{"disable-translate", ""},
+	{"metrics-recording-only", ""},
+	{"mute-audio", ""},
+	{"disable-component-update", ""},
+	{"disable-breakpad", ""}, // no crashpad helpers outliving the browser, nothing in ~/.config
+}
+
+// runningAsRoot is a variable so tests can pretend.
+var runningAsRoot = func() bool { return runtime.GOOS != "windows" && os.Geteuid() == 0 }
+
+// Args builds the browser's command line for a launch on userDataDir.
+// The debugging port is 0 unless asked for: Chromium picks a free one and
+// prints it, which avoids the race of choosing a port and binding it later.
+func Args(opts launch.Options, userDataDir string) []string {
+	flags := []flag{
+		{"remote-debugging-port", strconv.Itoa(opts.DebugPort)},
+		{"remote-debugging-address", "127.0.0.1"},
+		{"user-data-dir", userDataDir},
+	}
+	flags = append(flags, defaultFlags...)
+	if opts.Headless {
+		flags = append(flags, flag{"headless", "new"})
+	}
+	if runningAsRoot() {
+		// Chromium refuses to start as root without it.
+		flags = append(flags, flag{"no-sandbox", ""})
+	}
+	overridden := map[string]bool{}
+	for _, a := range opts.ExtraArgs {
+		if name, ok := proc.FlagName(a); ok {
+			overridden[name] = true
+		}
+	}
+	opensURL := false
+	for _, a := range opts.ExtraArgs {
+		if !strings.HasPrefix(a, "-") {
+			opensURL = true // headless Chromium refuses a second start URL
+		}
+	}
+	var args []string
+	for _, f := range flags {
+		if overridden[f.name] && !ownedFlags[f.name] {
+			continue
+		}
+		args = append(args, f.String())
+	}
+	for _, a := range opts.ExtraArgs {
+		if name, ok := proc.FlagName(a); ok && ownedFlags[name] {
+			continue // cdpvisor owns these: use --user-data-dir / the endpoint instead
+		}
+		args = append(args, a)
+	}
+	if opensURL {
+		return args
+	}
+	return append(args, "about:blank")
+}
+
+// ownedFlags are set by cdpvisor alone: how the browser is reached and on
+// which profile. A tool's own values for them are read by the bridge.
+var ownedFlags = map[string]bool{
+	"user-data-dir": true, "remote-debugging-port": true, "remote-debugging-pipe": true,
+	"remote-debugging-address": true,
+}
+
+// CheckExtraArgs refuses extra browser arguments that would take the
+// browser out of cdpvisor's supervision, saying what to use instead.
+func CheckExtraArgs(args []string) error {
+	instead := map[string]string{
+		"user-data-dir":            "give the profile with cdpvisor's own --user-data-dir (user_data_dir in MCP)",
+		"remote-debugging-port":    "cdpvisor picks the browser's port; clients connect to the stable endpoint (--port)",
+		"remote-debugging-address": "the browser listens on loopback for cdpvisor alone; clients connect to the stable endpoint",
+		"remote-debugging-pipe":    "tools that need the pipe run `cdpvisor bridge` as their browser",
+	}
+	for _, a := range args {
+		if name, ok := proc.FlagName(a); ok && instead[name] != "" {
+			return fmt.Errorf("%s is cdpvisor's to set: %s", a, instead[name])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package chromium
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+)
+
+func TestArgs(t *testing.T) {
+	root := runningAsRoot
+	t.Cleanup(func() { runningAsRoot = root })
+	cases := []struct {
+		name      string
+		asRoot    bool
+		opts      launch.Options
+		want      []string
+		wantNot   []string
+		wantValue map[string]string
+	}{
+		{
+			name: "headless as root", asRoot: true, opts: launch.Options{Headless: true},
+			want: []string{"--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
+				"--disable-component-update", "--mute-audio", "--metrics-recording-only", "--disable-translate", "about:blank"},
+			wantValue: map[string]string{"remote-debugging-port": "0", "user-data-dir": "/p"},
+		},
+		{
+			name: "a start URL of the caller's replaces about:blank", opts: launch.Options{ExtraArgs: []string{"--x", "about:blank"}},
+		},
+		{
+			name: "headed as a user", opts: launch.Options{},
+			wantNot: []string{"--headless=new", "--no-sandbox"},
+		},
+		{
+			name: "extra args replace defaults of the same name", opts: launch.Options{Headless: true, ExtraArgs: []string{"--headless=old", "--window-size=800,600"}},
+			want: []string{"--headless=old", "--window-size=800,600"}, wantNot: []string{"--headless=new"},
+		},
+		{
+			name: "cdpvisor keeps the port and profile", opts: launch.Options{ExtraArgs: []string{"--remote-debugging-port=9222", "--user-data-dir=/elsewhere"}},
+			wantNot:   []string{"--remote-debugging-port=9222", "--user-data-dir=/elsewhere"},
+			wantValue: map[string]string{"remote-debugging-port": "0", "user-data-dir": "/p"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			runningAsRoot = func() bool { return c.asRoot }
+			args := Args(c.opts, "/p")
+			for _, w := range c.want {
+				if !slices.Contains(args, w) {
+					t.Errorf("missing %s in %v", w, args)
+				}
+			}
+			for _, w := range c.wantNot {
+				if slices.Contains(args, w) {
+					t.Errorf("unexpected %s in %v", w, args)
+				}
+			}
+			for name, v := range c.wantValue {
+				if got, ok := proc.FlagValue(args, name); !ok || got != v {
+					t.Errorf("--%s = %q, %v; want %q", name, got, ok, v)
+				}
+			}
+			if args[len(args)-1] != "about:blank" {
+				t.Errorf("last arg %q, want about:blank", args[len(args)-1])
+			}
+			if n := strings.Count(strings.Join(args, " "), "about:blank"); n != 1 {
+				t.Errorf("%d start URLs in %v; headless Chromium refuses more than one", n, args)
+			}
+		})
+	}
+}
+
+func TestFlagValue(t *testing.T) {
+	args := []string{"--a=1", "-b=2", "--c", "--a=3", "--", "x"}
+	if v, ok := proc.FlagValue(args, "a"); !ok || v != "3" {
+		t.Errorf("a = %q %v, want the last value 3", v, ok)
+	}
+	if v, ok := proc.FlagValue(args, "c"); !ok || v != "" {
+		t.Errorf("c = %q %v, want present and empty", v, ok)
+	}
+	if _, ok := proc.FlagValue(args, "b"); ok {
+		t.Error("single-dash b must not count as a flag")
+	}
+}

@@ -1,0 +1,31 @@
+// Package launchers picks a browser's family launcher: the one place that
+// knows the families apart, so that nothing above it branches on them.
+package launchers
+
+import (
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
+	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/launch/firefox"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows"
+)
+
+// For is the launcher of b's family on sys.
+func For(sys launch.System, b launch.Browser) launch.Launcher {
+	switch {
+	case b.Windows:
+		return windows.NewLauncher(sys)
+	case b.Protocol() == launch.ProtocolBiDi:
+		return firefox.Launcher{Sys: sys}
+	}
+	return chromium.Launcher{Sys: sys}
+}
+
+// Any resolves a browser of any family, for an instance not yet created:
+// its launcher follows from what was resolved (For).
+type Any struct{ Sys launch.System }
+
+func (a Any) Resolve(want string) (launch.Browser, error) { return detect.Resolve(a.Sys, want) }
+
+// For is the launcher of b's family.
+func (a Any) For(b launch.Browser) launch.Launcher { return For(a.Sys, b) }

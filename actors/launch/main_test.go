@@ -1,0 +1,12 @@
+package launch_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+)
+
+// Every process and temporary profile the tests start is accounted for:
+// the run fails if any is left.
+func TestMain(m *testing.M) { os.Exit(actortest.LeakCheckMain(m)) }

@@ -1,0 +1,31 @@
+package launch
+
+import "time"
+
+// Options say how to start a browser. The zero value plus an
+// executable is a headed launch on a fresh temporary profile; callers set
+// Headless explicitly.
+type Options struct {
+	Browser     Browser  // the executable and what it is
+	Headless    bool     // --headless=new
+	UserDataDir string   // "" = a fresh temporary profile, removed after exit
+	ExtraArgs   []string // appended last; a flag named here replaces the default of that name
+
+	DebugPort int // 0 = any free port (Chromium picks and announces it)
+
+	ReadyTimeout time.Duration // 0 = ReadyTimeout
+	StopGrace    time.Duration // 0 = StopGrace: how long SIGTERM gets before SIGKILL
+}
+
+// Grace is how long a stop's SIGTERM gets before SIGKILL.
+func (o Options) Grace() time.Duration { return orDefault(o.StopGrace, StopGrace) }
+
+// ReadyLimit is how long the launch may take to be ready.
+func (o Options) ReadyLimit() time.Duration { return orDefault(o.ReadyTimeout, ReadyTimeout) }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
