@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 )
 
-// Extra args are checked against the flags the browser's own family
-// reserves: Firefox's -profile, Chromium's --user-data-dir.
+// Extra args are checked, by the launcher of the browser's family, against
+// the flags it reserves: Firefox's -profile, Chromium's --user-data-dir.
 func TestChangeChecksArgsOfTheBrowsersFamily(t *testing.T) {
 	firefox := launch.Options{Browser: launch.Browser{Type: launch.Firefox, Path: "/usr/bin/firefox-esr"}}
 	chromium := launch.Options{Browser: launch.Browser{Type: launch.Chromium, Path: "/usr/bin/chromium"}}
@@ -23,7 +24,7 @@ func TestChangeChecksArgsOfTheBrowsersFamily(t *testing.T) {
 		{"chromium -profile is no flag of its", chromium, []string{"-profile"}, ""},
 		{"chromium --user-data-dir", chromium, []string{"--user-data-dir=/tmp/p"}, "--user-data-dir=/tmp/p is cdpvisor's to set"},
 	} {
-		got, err := Change{Args: c.args}.Apply(c.opts, nil)
+		got, err := Change{Args: c.args}.Apply(c.opts, launchers.Any{})
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
 )
 
 // .ci/ensure-browser, the browser step of `task run`, with fake apt-get, id
@@ -118,7 +117,7 @@ exec "$@"
 			if installedChromium := statErr == nil; installedChromium == tt.installed {
 				t.Errorf("apt route taken: %v, want %v", installedChromium, !tt.installed)
 			}
-			if fetched := m.Hits(it.ZipPath("chrome", cftStable, "linux64")) == 1; fetched != tt.installed {
+			if fetched := m.Hits(actortest.MirrorZipPath("chrome", cftStable, "linux64")) == 1; fetched != tt.installed {
 				t.Errorf("Chrome for Testing downloaded: %v, want %v\n%s", fetched, tt.installed, out)
 			}
 		})

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
 )
 
 // readmeFirstCommand is the README's first command, word for word.
@@ -35,10 +34,10 @@ func TestREADMEFirstCommandOnAMachineWithoutBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := it.NewMirror(t)
-	m.ServeRelease("Stable", cftStable, "chrome", "linux64", it.Zip(t,
-		it.File{Name: "chrome-linux64/chrome", Body: it.VersionScript(cftStable, "fakebrowser"), Mode: 0o755},
-		it.File{Name: "chrome-linux64/fakebrowser", Body: string(fake), Mode: 0o755},
+	m := actortest.NewInstallMirror(t)
+	m.ServeRelease("Stable", cftStable, "chrome", "linux64", actortest.Zip(t,
+		actortest.ZipFile{Name: "chrome-linux64/chrome", Body: actortest.VersionScript(cftStable, "fakebrowser"), Mode: 0o755},
+		actortest.ZipFile{Name: "chrome-linux64/fakebrowser", Body: string(fake), Mode: 0o755},
 	))
 	env, home := noBrowserEnv(t)
 	env = append(env, goEnv(t)...)
@@ -124,7 +123,7 @@ func TestREADMEFirstCommandOnAMachineWithoutBrowser(t *testing.T) {
 	again.Dir = actortest.RepoRoot()
 	again.Env = cmd.Env
 	out, err := again.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), `Task "browser" is up to date`) || m.Hits(it.ZipPath("chrome", cftStable, "linux64")) != 1 {
+	if err != nil || !strings.Contains(string(out), `Task "browser" is up to date`) || m.Hits(actortest.MirrorZipPath("chrome", cftStable, "linux64")) != 1 {
 		t.Fatalf("second run: %v\n%s", err, out)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 const cftStable = "131.0.6778.85"
@@ -28,11 +28,11 @@ func noBrowserEnv(t *testing.T) (env []string, home string) {
 
 // chromeMirror serves Chrome for Testing stable for linux64 with a browser
 // that answers --version.
-func chromeMirror(t *testing.T) *it.Mirror {
-	m := it.NewMirror(t)
-	m.ServeRelease("Stable", cftStable, "chrome", "linux64", it.Zip(t,
-		it.File{Name: "chrome-linux64/chrome", Body: it.VersionScript(cftStable, ""), Mode: 0o755},
-		it.File{Name: "chrome-linux64/resources.pak", Body: strings.Repeat("x", 1<<20)},
+func chromeMirror(t *testing.T) *actortest.InstallMirror {
+	m := actortest.NewInstallMirror(t)
+	m.ServeRelease("Stable", cftStable, "chrome", "linux64", actortest.Zip(t,
+		actortest.ZipFile{Name: "chrome-linux64/chrome", Body: actortest.VersionScript(cftStable, ""), Mode: 0o755},
+		actortest.ZipFile{Name: "chrome-linux64/resources.pak", Body: strings.Repeat("x", 1<<20)},
 	))
 	return m
 }
@@ -76,7 +76,7 @@ func TestInstallCommandThenBrowsersFindsIt(t *testing.T) {
 
 	// The mirror from the environment, the name after the flags: already there.
 	stdout, stderr, code = runCLI(t, append(env, "CDPVISOR_BROWSER_MIRROR="+m.URL), "install", "--channel", "stable", "chrome")
-	if code != 0 || stdout != exe+"\n" || !strings.Contains(stderr, "already installed") || m.Hits(it.ZipPath("chrome", cftStable, "linux64")) != 1 {
+	if code != 0 || stdout != exe+"\n" || !strings.Contains(stderr, "already installed") || m.Hits(actortest.MirrorZipPath("chrome", cftStable, "linux64")) != 1 {
 		t.Fatalf("second install: exit %d, %q\n%s", code, stdout, stderr)
 	}
 }
@@ -122,8 +122,8 @@ func onlyLinuxAMD64(t *testing.T) {
 // warning that shows the loader's words.
 func TestInstallCommandWarnsWhenTheBrowserDoesNotStart(t *testing.T) {
 	onlyLinuxAMD64(t)
-	m := it.NewMirror(t)
-	m.ServeRelease("Stable", cftStable, "chrome", "linux64", it.Zip(t, it.File{
+	m := actortest.NewInstallMirror(t)
+	m.ServeRelease("Stable", cftStable, "chrome", "linux64", actortest.Zip(t, actortest.ZipFile{
 		Name: "chrome-linux64/chrome", Mode: 0o755,
 		Body: "#!/bin/sh\necho 'chrome: error while loading shared libraries: libnss3.so: cannot open shared object file' >&2\nexit 127\n",
 	}))

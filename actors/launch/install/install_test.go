@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
-	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
 )
 
 const (
@@ -25,19 +25,19 @@ const (
 // chromeZip is a Chrome for Testing zip for linux64 as the real one is laid
 // out: an executable, its resources, a library link.
 func chromeZip(t *testing.T, version string) []byte {
-	return it.Zip(t,
-		it.File{Name: "chrome-linux64/", Mode: fs.ModeDir | 0o755},
-		it.File{Name: "chrome-linux64/chrome", Body: it.VersionScript(version, ""), Mode: 0o755},
-		it.File{Name: "chrome-linux64/chrome_crashpad_handler", Body: "#!/bin/sh\n", Mode: 0o755},
-		it.File{Name: "chrome-linux64/resources.pak", Body: strings.Repeat("pak ", 64<<10)},
-		it.File{Name: "chrome-linux64/locales/en-US.pak", Body: "en"},
-		it.File{Name: "chrome-linux64/libvk_swiftshader.so.1", Body: "elf"},
-		it.File{Name: "chrome-linux64/libvk_swiftshader.so", Link: "libvk_swiftshader.so.1"},
+	return actortest.Zip(t,
+		actortest.ZipFile{Name: "chrome-linux64/", Mode: fs.ModeDir | 0o755},
+		actortest.ZipFile{Name: "chrome-linux64/chrome", Body: actortest.VersionScript(version, ""), Mode: 0o755},
+		actortest.ZipFile{Name: "chrome-linux64/chrome_crashpad_handler", Body: "#!/bin/sh\n", Mode: 0o755},
+		actortest.ZipFile{Name: "chrome-linux64/resources.pak", Body: strings.Repeat("pak ", 64<<10)},
+		actortest.ZipFile{Name: "chrome-linux64/locales/en-US.pak", Body: "en"},
+		actortest.ZipFile{Name: "chrome-linux64/libvk_swiftshader.so.1", Body: "elf"},
+		actortest.ZipFile{Name: "chrome-linux64/libvk_swiftshader.so", Link: "libvk_swiftshader.so.1"},
 	)
 }
 
 // linux64 installs for linux/amd64 whatever the host, into dir, from m.
-func linux64(dir string, m *it.Mirror, log *bytes.Buffer) Options {
+func linux64(dir string, m *actortest.InstallMirror, log *bytes.Buffer) Options {
 	return Options{Dir: dir, Mirror: m.URL, GOOS: "linux", GOARCH: "amd64", Log: log, Stall: 5 * time.Second}
 }
 
@@ -45,10 +45,10 @@ func TestInstallChromeFromMirror(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("checks Unix modes and links")
 	}
-	m := it.NewMirror(t)
-	m.Serve(it.IndexPath, it.Index(map[string]string{"Stable": stable, "Beta": beta, "Dev": "133.0.6878.0", "Canary": "134.0.6900.0"},
+	m := actortest.NewInstallMirror(t)
+	m.Serve(actortest.IndexPath, actortest.MirrorIndex(map[string]string{"Stable": stable, "Beta": beta, "Dev": "133.0.6878.0", "Canary": "134.0.6900.0"},
 		[]string{"linux64", "mac-arm64", "mac-x64", "win32", "win64"}, "chrome", "chrome-headless-shell"))
-	zipPath := it.ZipPath("chrome", stable, "linux64")
+	zipPath := actortest.MirrorZipPath("chrome", stable, "linux64")
 	m.Serve(zipPath, chromeZip(t, stable))
 	dir := t.TempDir()
 	var log bytes.Buffer
@@ -105,7 +105,7 @@ func TestInstallChromeFromMirror(t *testing.T) {
 	}
 
 	// Another channel goes beside it.
-	m.Serve(it.ZipPath("chrome", beta, "linux64"), chromeZip(t, beta))
+	m.Serve(actortest.MirrorZipPath("chrome", beta, "linux64"), chromeZip(t, beta))
 	o := linux64(dir, m, &log)
 	o.Channel = "Beta"
 	res3, err := Install(context.Background(), o)
@@ -128,9 +128,9 @@ func TestInstallHeadlessShellAndOtherPlatforms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.product+" "+tt.goos+"/"+tt.goarch, func(t *testing.T) {
-			m := it.NewMirror(t)
-			m.Serve(it.IndexPath, it.Index(map[string]string{"Stable": stable}, tt.offered, tt.product))
-			m.Serve(it.ZipPath(tt.product, stable, tt.platform), it.Zip(t, it.File{Name: tt.exe, Body: "exe", Mode: 0o755}))
+			m := actortest.NewInstallMirror(t)
+			m.Serve(actortest.IndexPath, actortest.MirrorIndex(map[string]string{"Stable": stable}, tt.offered, tt.product))
+			m.Serve(actortest.MirrorZipPath(tt.product, stable, tt.platform), actortest.Zip(t, actortest.ZipFile{Name: tt.exe, Body: "exe", Mode: 0o755}))
 			dir := t.TempDir()
 			res, err := Install(context.Background(), Options{Product: tt.product, Dir: dir, Mirror: m.URL, GOOS: tt.goos, GOARCH: tt.goarch})
 			want := filepath.Join(dir, tt.product, "stable-"+stable, filepath.FromSlash(tt.exe))
@@ -142,9 +142,9 @@ func TestInstallHeadlessShellAndOtherPlatforms(t *testing.T) {
 }
 
 func TestInstallChromiumSnapshot(t *testing.T) {
-	m := it.NewMirror(t)
+	m := actortest.NewInstallMirror(t)
 	m.Serve("/Linux_x64/LAST_CHANGE", []byte("1400123\n"))
-	m.Serve("/Linux_x64/1400123/chrome-linux.zip", it.Zip(t, it.File{Name: "chrome-linux/chrome", Body: it.VersionScript("135.0.7000.0", ""), Mode: 0o755}))
+	m.Serve("/Linux_x64/1400123/chrome-linux.zip", actortest.Zip(t, actortest.ZipFile{Name: "chrome-linux/chrome", Body: actortest.VersionScript("135.0.7000.0", ""), Mode: 0o755}))
 	dir := t.TempDir()
 	res, err := Install(context.Background(), Options{Product: "chromium", Dir: dir, Mirror: m.URL + "/", GOOS: "linux", GOARCH: "amd64"})
 	want := filepath.Join(dir, "chromium", "snapshot-1400123", "chrome-linux", "chrome")
@@ -166,8 +166,8 @@ func TestInstallChromiumSnapshot(t *testing.T) {
 // cache: no file at all, so no half-installed browser for detection to find.
 func TestInstallFailuresLeaveNothing(t *testing.T) {
 	good := chromeZip(t, stable)
-	zipPath := it.ZipPath("chrome", stable, "linux64")
-	index := it.Index(map[string]string{"Stable": stable}, []string{"linux64"}, "chrome")
+	zipPath := actortest.MirrorZipPath("chrome", stable, "linux64")
+	index := actortest.MirrorIndex(map[string]string{"Stable": stable}, []string{"linux64"}, "chrome")
 	corrupt := bytes.Clone(good)
 	// Flip a byte inside resources.pak's compressed data: the zip's directory
 	// still reads, the CRC-32 check fails.
@@ -175,138 +175,144 @@ func TestInstallFailuresLeaveNothing(t *testing.T) {
 	corrupt[i] ^= 0xff
 	tests := []struct {
 		name    string
-		setup   func(m *it.Mirror)
+		setup   func(m *actortest.InstallMirror)
 		opts    func(o *Options)
 		errHas  []string
 		noFetch bool // refused before any request
 	}{
 		{
-			name:   "truncated download",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index); m.Truncate(zipPath, good, len(good)/2, true) },
+			name: "truncated download",
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
+				m.Truncate(zipPath, good, len(good)/2, true)
+			},
 			errHas: []string{"truncated: got", "of " + sizeText(int64(len(good)))},
 		},
 		{
-			name:   "truncated download without a length",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index); m.Truncate(zipPath, good, len(good)/2, false) },
+			name: "truncated download without a length",
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
+				m.Truncate(zipPath, good, len(good)/2, false)
+			},
 			errHas: []string{"not a valid zip archive"},
 		},
 		{
 			name: "bad zip",
-			setup: func(m *it.Mirror) {
-				m.Serve(it.IndexPath, index)
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
 				m.Serve(zipPath, []byte("<html>Service Unavailable</html>"))
 			},
 			errHas: []string{"unzip", "not a valid zip archive"},
 		},
 		{
 			name:   "damaged zip",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index); m.Serve(zipPath, corrupt) },
+			setup:  func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, index); m.Serve(zipPath, corrupt) },
 			errHas: []string{"resources.pak", "damaged"},
 		},
 		{
 			name:   "zip 404",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index) },
+			setup:  func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, index) },
 			errHas: []string{"HTTP 404 Not Found", zipPath, "the mirror", "lacks this file"},
 		},
 		{
 			name:   "index 404",
-			setup:  func(m *it.Mirror) {},
-			errHas: []string{"read the Chrome for Testing index", "HTTP 404", it.IndexPath},
+			setup:  func(m *actortest.InstallMirror) {},
+			errHas: []string{"read the Chrome for Testing index", "HTTP 404", actortest.IndexPath},
 		},
 		{
 			name:   "index not JSON",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, []byte("<html>")) },
+			setup:  func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, []byte("<html>")) },
 			errHas: []string{"not the expected JSON"},
 		},
 		{
 			name:   "channel missing from the index",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index) },
+			setup:  func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, index) },
 			opts:   func(o *Options) { o.Channel = "canary" },
 			errHas: []string{"has no Canary channel (it has: Stable)"},
 		},
 		{
 			name:    "unknown channel",
-			setup:   func(m *it.Mirror) { m.Serve(it.IndexPath, index) },
+			setup:   func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, index) },
 			opts:    func(o *Options) { o.Channel = "nightly" },
 			errHas:  []string{`unknown channel "nightly": want stable, beta, dev, canary`},
 			noFetch: true,
 		},
 		{
 			name:    "unknown product",
-			setup:   func(m *it.Mirror) {},
+			setup:   func(m *actortest.InstallMirror) {},
 			opts:    func(o *Options) { o.Product = "firefox" },
 			errHas:  []string{`unknown browser "firefox": want chrome, chrome-headless-shell, chromium`},
 			noFetch: true,
 		},
 		{
 			name:    "chromium takes no channel",
-			setup:   func(m *it.Mirror) {},
+			setup:   func(m *actortest.InstallMirror) {},
 			opts:    func(o *Options) { o.Product, o.Channel = "chromium", "beta" },
 			errHas:  []string{"chromium has no channels", "install chrome --channel beta"},
 			noFetch: true,
 		},
 		{
 			name:    "mirror not a URL",
-			setup:   func(m *it.Mirror) {},
+			setup:   func(m *actortest.InstallMirror) {},
 			opts:    func(o *Options) { o.Mirror = "ftp:/x" },
 			errHas:  []string{`mirror "ftp:/x": want an http:// or https:// URL`},
 			noFetch: true,
 		},
 		{
 			name:   "no build for the platform",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index) },
+			setup:  func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, index) },
 			opts:   func(o *Options) { o.GOARCH = "arm64" },
 			errHas: []string{"no Chrome for Testing chrome " + stable + " build for linux/arm64 (Stable offers: linux64)"},
 		},
 		{
 			name: "version that is not a version",
-			setup: func(m *it.Mirror) {
-				m.Serve(it.IndexPath, it.Index(map[string]string{"Stable": "../../../x"}, []string{"linux64"}, "chrome"))
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, actortest.MirrorIndex(map[string]string{"Stable": "../../../x"}, []string{"linux64"}, "chrome"))
 			},
 			errHas: []string{`the version "../../../x", not a version number`},
 		},
 		{
 			name: "zip without the browser",
-			setup: func(m *it.Mirror) {
-				m.Serve(it.IndexPath, index)
-				m.Serve(zipPath, it.Zip(t, it.File{Name: "chrome-linux64/README", Body: "hi"}))
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
+				m.Serve(zipPath, actortest.Zip(t, actortest.ZipFile{Name: "chrome-linux64/README", Body: "hi"}))
 			},
 			errHas: []string{"has no chrome-linux64/chrome"},
 		},
 		{
 			name: "zip slip",
-			setup: func(m *it.Mirror) {
-				m.Serve(it.IndexPath, index)
-				m.Serve(zipPath, it.Zip(t, it.File{Name: "chrome-linux64/chrome", Body: "x", Mode: 0o755}, it.File{Name: "chrome-linux64/../../../../evil", Body: "x"}))
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
+				m.Serve(zipPath, actortest.Zip(t, actortest.ZipFile{Name: "chrome-linux64/chrome", Body: "x", Mode: 0o755}, actortest.ZipFile{Name: "chrome-linux64/../../../../evil", Body: "x"}))
 			},
 			errHas: []string{`"chrome-linux64/../../../../evil": a ".." element`},
 		},
 		{
 			name: "absolute entry",
-			setup: func(m *it.Mirror) {
-				m.Serve(it.IndexPath, index)
-				m.Serve(zipPath, it.Zip(t, it.File{Name: "/tmp/evil", Body: "x"}))
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
+				m.Serve(zipPath, actortest.Zip(t, actortest.ZipFile{Name: "/tmp/evil", Body: "x"}))
 			},
 			errHas: []string{`"/tmp/evil": absolute`},
 		},
 		{
 			name: "link out of the tree",
-			setup: func(m *it.Mirror) {
-				m.Serve(it.IndexPath, index)
-				m.Serve(zipPath, it.Zip(t, it.File{Name: "chrome-linux64/chrome", Body: "x", Mode: 0o755}, it.File{Name: "chrome-linux64/lib", Link: "../../../../../etc"}))
+			setup: func(m *actortest.InstallMirror) {
+				m.Serve(actortest.IndexPath, index)
+				m.Serve(zipPath, actortest.Zip(t, actortest.ZipFile{Name: "chrome-linux64/chrome", Body: "x", Mode: 0o755}, actortest.ZipFile{Name: "chrome-linux64/lib", Link: "../../../../../etc"}))
 			},
 			errHas: []string{`link to "../../../../../etc" points outside`},
 		},
 		{
 			name:   "stalled download",
-			setup:  func(m *it.Mirror) { m.Serve(it.IndexPath, index); m.Stall(zipPath, good, 1000) },
+			setup:  func(m *actortest.InstallMirror) { m.Serve(actortest.IndexPath, index); m.Stall(zipPath, good, 1000) },
 			opts:   func(o *Options) { o.Stall = 300 * time.Millisecond },
 			errHas: []string{"no data for 300ms after 1000 B"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := it.NewMirror(t)
+			m := actortest.NewInstallMirror(t)
 			tt.setup(m)
 			dir := t.TempDir()
 			var log bytes.Buffer
@@ -324,8 +330,8 @@ func TestInstallFailuresLeaveNothing(t *testing.T) {
 				}
 			}
 			var bad *OptionError
-			if tt.noFetch && (m.Hits(it.IndexPath) != 0 || !errors.As(err, &bad)) {
-				t.Errorf("not refused as a bad option before any request (index fetched %d times)", m.Hits(it.IndexPath))
+			if tt.noFetch && (m.Hits(actortest.IndexPath) != 0 || !errors.As(err, &bad)) {
+				t.Errorf("not refused as a bad option before any request (index fetched %d times)", m.Hits(actortest.IndexPath))
 			}
 			assertOnly(t, dir, "")
 			assertOnly(t, filepath.Dir(dir), dir) // nothing written beside the cache either
@@ -334,10 +340,10 @@ func TestInstallFailuresLeaveNothing(t *testing.T) {
 }
 
 func TestInstallCancelledLeavesNothing(t *testing.T) {
-	m := it.NewMirror(t)
+	m := actortest.NewInstallMirror(t)
 	good := chromeZip(t, stable)
-	m.Serve(it.IndexPath, it.Index(map[string]string{"Stable": stable}, []string{"linux64"}, "chrome"))
-	m.Stall(it.ZipPath("chrome", stable, "linux64"), good, 1000)
+	m.Serve(actortest.IndexPath, actortest.MirrorIndex(map[string]string{"Stable": stable}, []string{"linux64"}, "chrome"))
+	m.Stall(actortest.MirrorZipPath("chrome", stable, "linux64"), good, 1000)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
@@ -369,7 +375,7 @@ func TestInstallRemovesStaleTemporaryDirectories(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := it.NewMirror(t)
+	m := actortest.NewInstallMirror(t)
 	m.ServeRelease("Stable", stable, "chrome", "linux64", chromeZip(t, stable))
 	var log bytes.Buffer
 	if _, err := Install(context.Background(), linux64(dir, m, &log)); err != nil {
@@ -394,7 +400,7 @@ func TestInstallRefusesForeignDirectory(t *testing.T) {
 	if err := os.MkdirAll(target, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m := it.NewMirror(t)
+	m := actortest.NewInstallMirror(t)
 	m.ServeRelease("Stable", stable, "chrome", "linux64", chromeZip(t, stable))
 	_, err := Install(context.Background(), linux64(dir, m, &bytes.Buffer{}))
 	if err == nil || !strings.Contains(err.Error(), "exists but holds no chrome-linux64/chrome: remove it") {
@@ -408,8 +414,8 @@ func TestInstallRefusesForeignDirectory(t *testing.T) {
 func TestDownloadURL(t *testing.T) {
 	const index = "http://127.0.0.1:1/m/" + "last-known-good-versions-with-downloads.json"
 	for _, tt := range []struct{ u, mirror, want string }{
-		{it.Bucket + "/1.2.3.4/linux64/chrome-linux64.zip", "http://127.0.0.1:1/m", "http://127.0.0.1:1/m/1.2.3.4/linux64/chrome-linux64.zip"},
-		{it.Bucket + "/1.2.3.4/linux64/chrome-linux64.zip", "", it.Bucket + "/1.2.3.4/linux64/chrome-linux64.zip"},
+		{actortest.Bucket + "/1.2.3.4/linux64/chrome-linux64.zip", "http://127.0.0.1:1/m", "http://127.0.0.1:1/m/1.2.3.4/linux64/chrome-linux64.zip"},
+		{actortest.Bucket + "/1.2.3.4/linux64/chrome-linux64.zip", "", actortest.Bucket + "/1.2.3.4/linux64/chrome-linux64.zip"},
 		{"1.2.3.4/linux64/chrome-linux64.zip", "http://127.0.0.1:1/m", "http://127.0.0.1:1/m/1.2.3.4/linux64/chrome-linux64.zip"},
 		{"https://mirror.example/cft/1.2.3.4/x.zip", "http://127.0.0.1:1/m", "https://mirror.example/cft/1.2.3.4/x.zip"},
 	} {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	it "github.com/cdpvisor/cdpvisor/actors/launch/install/installtest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
 func writeZip(t *testing.T, body []byte) string {
@@ -47,10 +47,10 @@ func TestUnzipLinks(t *testing.T) {
 	}
 	// A macOS framework's layout: Versions/Current -> A, and links through it.
 	dir := t.TempDir()
-	z := it.Zip(t,
-		it.File{Name: "F.framework/Versions/A/F", Body: "lib", Mode: 0o755},
-		it.File{Name: "F.framework/Versions/Current", Link: "A"},
-		it.File{Name: "F.framework/F", Link: "Versions/Current/F"},
+	z := actortest.Zip(t,
+		actortest.ZipFile{Name: "F.framework/Versions/A/F", Body: "lib", Mode: 0o755},
+		actortest.ZipFile{Name: "F.framework/Versions/Current", Link: "A"},
+		actortest.ZipFile{Name: "F.framework/F", Link: "Versions/Current/F"},
 	)
 	if err := unzip(writeZip(t, z), dir); err != nil {
 		t.Fatal(err)
@@ -60,10 +60,10 @@ func TestUnzipLinks(t *testing.T) {
 	}
 
 	// A link placed under another link could point anywhere: refused.
-	z = it.Zip(t,
-		it.File{Name: "a/", Mode: os.ModeDir | 0o755},
-		it.File{Name: "b", Link: "a"},
-		it.File{Name: "b/c", Link: "x"},
+	z = actortest.Zip(t,
+		actortest.ZipFile{Name: "a/", Mode: os.ModeDir | 0o755},
+		actortest.ZipFile{Name: "b", Link: "a"},
+		actortest.ZipFile{Name: "b/c", Link: "x"},
 	)
 	err := unzip(writeZip(t, z), t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), `"b/c"`) || !strings.Contains(err.Error(), "is not a directory") {

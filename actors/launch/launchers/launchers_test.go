@@ -80,8 +80,11 @@ func TestForPicksTheFamily(t *testing.T) {
 		{launch.Browser{Type: launch.Edge, Windows: true}, windows.NewLauncher(sys)},
 	}
 	for _, c := range cases {
-		if got := launchers.For(sys, c.b); !reflect.DeepEqual(got, c.want) {
+		if got := launchers.For(sys, c.b); reflect.TypeOf(got) != reflect.TypeOf(c.want) {
 			t.Errorf("For(%+v) = %T, want %T", c.b, got, c.want)
 		}
+	}
+	if w, ok := launchers.For(sys, launch.Browser{Windows: true}).(windows.Launcher); !ok || !w.Sys.PreferWindows {
+		t.Errorf("the Windows launcher does not prefer Windows browsers: %+v", w)
 	}
 }

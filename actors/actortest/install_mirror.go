@@ -1,8 +1,8 @@
-// Package installtest serves browser downloads from loopback for tests of
+// install_mirror.go serves browser downloads from loopback for tests of
 // `cdpvisor install`: a mirror with a Chrome for Testing index, Chromium's
 // LAST_CHANGE and zips built in the test, each of which can be made to
 // fail (missing, truncated, stalled).
-package installtest
+package actortest
 
 import (
 	"archive/zip"
@@ -22,9 +22,9 @@ import (
 // name; the installer moves them to the mirror.
 const Bucket = "https://storage.googleapis.com/chrome-for-testing-public"
 
-// File is one zip entry: a regular file (Mode 0o755 for an executable), a
+// ZipFile is one zip entry: a regular file (Mode 0o755 for an executable), a
 // directory (Mode with fs.ModeDir) or a symbolic link to Link.
-type File struct {
+type ZipFile struct {
 	Name string
 	Body string
 	Mode fs.FileMode
@@ -32,7 +32,7 @@ type File struct {
 }
 
 // Zip builds a zip archive of files.
-func Zip(t testing.TB, files ...File) []byte {
+func Zip(t testing.TB, files ...ZipFile) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -77,9 +77,9 @@ func VersionScript(version, next string) string {
 	return "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'Google Chrome for Testing " + version + "'; exit 0; fi\n" + run + "\n"
 }
 
-// Mirror is a loopback HTTP server serving what the test puts on it, and
+// InstallMirror is a loopback HTTP server serving what the test puts on it, and
 // counting requests per path.
-type Mirror struct {
+type InstallMirror struct {
 	URL string
 	srv *httptest.Server
 
@@ -88,9 +88,9 @@ type Mirror struct {
 	hits   map[string]int
 }
 
-// NewMirror starts a mirror, closed when the test ends.
-func NewMirror(t testing.TB) *Mirror {
-	m := &Mirror{routes: map[string]http.HandlerFunc{}, hits: map[string]int{}}
+// NewInstallMirror starts a mirror, closed when the test ends.
+func NewInstallMirror(t testing.TB) *InstallMirror {
+	m := &InstallMirror{routes: map[string]http.HandlerFunc{}, hits: map[string]int{}}
 	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m.mu.Lock()
 		m.hits[r.URL.Path]++
@@ -108,14 +108,14 @@ func NewMirror(t testing.TB) *Mirror {
 }
 
 // Handle routes path to h.
-func (m *Mirror) Handle(path string, h http.HandlerFunc) {
+func (m *InstallMirror) Handle(path string, h http.HandlerFunc) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.routes[path] = h
 }
 
 // Serve answers path with body and its length.
-func (m *Mirror) Serve(path string, body []byte) {
+func (m *InstallMirror) Serve(path string, body []byte) {
 	m.Handle(path, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		_, _ = w.Write(body)
@@ -125,7 +125,7 @@ func (m *Mirror) Serve(path string, body []byte) {
 // Truncate answers path announcing body's full length but sending only the
 // first keep bytes, as a dropped connection does; without a length when
 // announce is false.
-func (m *Mirror) Truncate(path string, body []byte, keep int, announce bool) {
+func (m *InstallMirror) Truncate(path string, body []byte, keep int, announce bool) {
 	m.Handle(path, func(w http.ResponseWriter, r *http.Request) {
 		if announce {
 			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
@@ -136,7 +136,7 @@ func (m *Mirror) Truncate(path string, body []byte, keep int, announce bool) {
 
 // Stall sends the first keep bytes of body and then nothing until the
 // client gives up or the test ends.
-func (m *Mirror) Stall(path string, body []byte, keep int) {
+func (m *InstallMirror) Stall(path string, body []byte, keep int) {
 	m.Handle(path, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		_, _ = w.Write(body[:keep])
@@ -149,7 +149,7 @@ func (m *Mirror) Stall(path string, body []byte, keep int) {
 }
 
 // Hits is how many requests path received.
-func (m *Mirror) Hits(path string) int {
+func (m *InstallMirror) Hits(path string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.hits[path]
@@ -158,16 +158,16 @@ func (m *Mirror) Hits(path string) int {
 // IndexPath is where the mirror serves the Chrome for Testing index.
 const IndexPath = "/last-known-good-versions-with-downloads.json"
 
-// ZipPath is where Google's bucket (so the mirror too) keeps a product's
+// MirrorZipPath is where Google's bucket (so the mirror too) keeps a product's
 // zip: /131.0.6778.85/linux64/chrome-linux64.zip.
-func ZipPath(product, version, platform string) string {
+func MirrorZipPath(product, version, platform string) string {
 	return "/" + version + "/" + platform + "/" + product + "-" + platform + ".zip"
 }
 
-// Index is a last-known-good-versions-with-downloads.json: for each channel
+// MirrorIndex is a last-known-good-versions-with-downloads.json: for each channel
 // ("Stable", …) its version, with downloads of every product for every
 // platform, on Google's bucket.
-func Index(versions map[string]string, platforms []string, products ...string) []byte {
+func MirrorIndex(versions map[string]string, platforms []string, products ...string) []byte {
 	type dl struct {
 		Platform string `json:"platform"`
 		URL      string `json:"url"`
@@ -186,7 +186,7 @@ func Index(versions map[string]string, platforms []string, products ...string) [
 		ch := channel{Channel: name, Version: v, Revision: "1368529", Downloads: map[string][]dl{}}
 		for _, p := range append([]string{"chromedriver"}, products...) {
 			for _, plat := range platforms {
-				ch.Downloads[p] = append(ch.Downloads[p], dl{plat, Bucket + ZipPath(p, v, plat)})
+				ch.Downloads[p] = append(ch.Downloads[p], dl{plat, Bucket + MirrorZipPath(p, v, plat)})
 			}
 		}
 		idx.Channels[name] = ch
@@ -198,9 +198,9 @@ func Index(versions map[string]string, platforms []string, products ...string) [
 // ServeRelease puts a channel's whole Chrome for Testing release on the
 // mirror: the index naming version for channel (e.g. "Stable") and the zip
 // of product for platform.
-func (m *Mirror) ServeRelease(channel, version, product, platform string, zipBody []byte) {
-	m.Serve(IndexPath, Index(map[string]string{channel: version}, []string{platform}, product))
-	m.Serve(ZipPath(product, version, platform), zipBody)
+func (m *InstallMirror) ServeRelease(channel, version, product, platform string, zipBody []byte) {
+	m.Serve(IndexPath, MirrorIndex(map[string]string{channel: version}, []string{platform}, product))
+	m.Serve(MirrorZipPath(product, version, platform), zipBody)
 }
 
 // ChannelKey is the index's spelling of a channel: "stable" → "Stable".

@@ -43,7 +43,7 @@ func runBounded(t *testing.T, env []string, limit time.Duration, args ...string)
 // A state dir others may write to, or another user's, is refused, the
 // default one and an explicit --state-dir alike, naming the dir, the mode
 // or owner found, and what to do (remove it, or another --state-dir).
-func TestIssue12StateDirOfOthersIsRefusedSayingWhatToDo(t *testing.T) {
+func TestStateDirOfOthersIsRefusedSayingWhatToDo(t *testing.T) {
 	fake := actortest.FakeBrowser(t)
 	group := filepath.Join(t.TempDir(), "group")
 	if err := os.Mkdir(group, 0o700); err != nil {
@@ -90,7 +90,7 @@ func TestIssue12StateDirOfOthersIsRefusedSayingWhatToDo(t *testing.T) {
 // An XDG_RUNTIME_DIR that is not the user's own (su keeps the caller's)
 // is not used: the state dir falls back to cdpvisor-<uid> in the temp dir,
 // and nothing is created in the other user's directory.
-func TestIssue12AnotherUsersRuntimeDirIsNotUsed(t *testing.T) {
+func TestAnotherUsersRuntimeDirIsNotUsed(t *testing.T) {
 	needRoot(t)
 	run := filepath.Join(t.TempDir(), "run-65534")
 	if err := os.Mkdir(run, 0o700); err != nil {
@@ -115,7 +115,7 @@ func TestIssue12AnotherUsersRuntimeDirIsNotUsed(t *testing.T) {
 }
 
 // status and wrap ignore another user's state files and say so at debug level.
-func TestIssue12StatusSaysAtDebugWhichFilesItIgnores(t *testing.T) {
+func TestStatusSaysAtDebugWhichFilesItIgnores(t *testing.T) {
 	needRoot(t)
 	dir := t.TempDir()
 	theirs := writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: os.Getpid(), StartedAt: time.Now()})
@@ -138,7 +138,7 @@ func TestIssue12StatusSaysAtDebugWhichFilesItIgnores(t *testing.T) {
 }
 
 // The takeover is logged at info with the port and the dead coordinator's pid.
-func TestIssue12TakeoverLogNamesThePortAndTheDeadPid(t *testing.T) {
+func TestTakeoverLogNamesThePortAndTheDeadPid(t *testing.T) {
 	fake := actortest.FakeBrowser(t)
 	dir := t.TempDir()
 	first := startServe(t, nil, "--port", "0", "--browser", fake, "--state-dir", dir)
@@ -159,7 +159,7 @@ func TestIssue12TakeoverLogNamesThePortAndTheDeadPid(t *testing.T) {
 
 // wrap --state in a directory that does not exist says so at once, and
 // where the state files are.
-func TestIssue12WrapStateInMissingDirSaysWhereToLook(t *testing.T) {
+func TestWrapStateInMissingDirSaysWhereToLook(t *testing.T) {
 	start := time.Now()
 	_, stderr, code := runCLI(t, []string{"XDG_RUNTIME_DIR="}, "wrap", "--state", "/nonexistent/dir/coordinator-1.json", "--", "true")
 	if code != 1 || time.Since(start) > 3*time.Second || !strings.Contains(stderr, "no such directory: /nonexistent/dir") ||
@@ -170,7 +170,7 @@ func TestIssue12WrapStateInMissingDirSaysWhereToLook(t *testing.T) {
 
 // What wrap waits for is said once, readably: the dir or file searched,
 // the instance when one was asked for, and the timeout with its unit.
-func TestIssue12WrapSaysReadablyWhatItWaitsFor(t *testing.T) {
+func TestWrapSaysReadablyWhatItWaitsFor(t *testing.T) {
 	dir := t.TempDir()
 	_, stderr, _ := runWrapCLI(t, "--state-dir", dir, "--timeout", "300ms", "--", "true")
 	if strings.Count(stderr, "waiting") != 1 || !strings.Contains(stderr, dir) || !strings.Contains(stderr, "300ms") ||
@@ -188,7 +188,7 @@ func TestIssue12WrapSaysReadablyWhatItWaitsFor(t *testing.T) {
 // With nothing live, status prints no empty table, its JSON lists each
 // dead coordinator's instances as [] (never null), and its help says
 // which exit code means what.
-func TestIssue12StatusOfDeadCoordinatorsOnly(t *testing.T) {
+func TestStatusOfDeadCoordinatorsOnly(t *testing.T) {
 	dir := t.TempDir()
 	writeStateFile(t, dir, "coordinator-1.json", state.File{Port: actortest.ClosedPort(t), PID: actortest.DeadPID(t), StartedAt: time.Now()})
 	out, _, code := runCLI(t, nil, "status", "--state-dir", dir)

@@ -13,7 +13,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
-// Tests for the lifecycle defects a user trial found (issue 12), each
+// Tests for the lifecycle defects a user trial found, each
 // through the public interface: the MCP tools or the command line.
 
 // endpointAnswers checks that a client on the endpoint gets a browser.
