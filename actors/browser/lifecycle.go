@@ -125,10 +125,7 @@ func (r *browserRun) watchHang() {
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelProbe = cancel
-	gen, ws, reach, ask := r.gen, r.facts.WSURL, r.facts.Reach, probeRequestCDP
-	if r.facts.Browser.Protocol() == launch.ProtocolBiDi {
-		ask = probeRequestBiDi
-	}
+	gen, ws, reach, ask := r.gen, r.facts.WSURL, r.facts.Reach, r.facts.Browser.Protocol().AliveRequest()
 	r.go_(func() any {
 		silent, hung := probeHang(ctx, reach, ws, ask, timeout)
 		return probeDone{gen: gen, silent: silent, hung: hung}

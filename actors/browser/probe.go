@@ -16,15 +16,8 @@ func probeInterval(timeout time.Duration) time.Duration {
 	return min(max(timeout/4, 100*time.Millisecond), 2*time.Second)
 }
 
-// The hang probe's request, by protocol: one the browser answers at once
-// whatever else it does (BiDi's needs no session).
-const (
-	probeRequestCDP  = `{"id":%d,"method":"Browser.getVersion"}`
-	probeRequestBiDi = `{"id":%d,"method":"session.status","params":{}}`
-)
-
 // probeHang watches a running browser over a connection of its own: it
-// sends ask (with an id) every probeInterval, and returns how long the
+// sends ask (a launch.Protocol.AliveRequest format) every probeInterval, and returns how long the
 // browser was silent once nothing at all came back for timeout (hung). It
 // returns hung=false when the connection ends (the browser exited: its
 // exit is reported apart) or ctx ends (the browser left the running state).

@@ -21,6 +21,15 @@ func (t Type) Protocol() Protocol {
 	return ProtocolCDP
 }
 
+// AliveRequest is a request the browser answers at once whatever else it
+// does, as a format for its id (BiDi's needs no session): the hang probe's.
+func (p Protocol) AliveRequest() string {
+	if p == ProtocolBiDi {
+		return `{"id":%d,"method":"session.status","params":{}}`
+	}
+	return `{"id":%d,"method":"Browser.getVersion"}`
+}
+
 // Protocol says which protocol b speaks.
 func (b Browser) Protocol() Protocol { return b.Type.Protocol() }
 
