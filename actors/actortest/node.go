@@ -15,7 +15,7 @@ import (
 // RepoRoot is the module's root directory.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
 // ClientsDir is testdata/clients, where the pinned npm clients live.
