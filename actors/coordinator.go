@@ -20,6 +20,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 )
@@ -46,7 +47,10 @@ type CoordinatorConfig struct {
 	// its own named by its id; "" is downloads.DefaultRoot().
 	DownloadDir string
 	Version     string
-	Log         zerolog.Logger
+	// Words says the fixes of errors the endpoints answer (the command
+	// line's for the flags this coordinator was started with); nil: plain.
+	Words remedy.Words
+	Log   zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -145,10 +149,10 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		return nil, err
 	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
-	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Log: log})
+	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log})
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
 	p := proxy.New(proxy.Spec{
-		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Log: log, BiDi: opts.Browser.Protocol() == launch.ProtocolBiDi,
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: opts.Browser.Protocol() == launch.ProtocolBiDi,
 		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)

@@ -10,6 +10,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // ErrFamilySwitch refuses to switch an instance to a browser of the other
@@ -36,20 +37,15 @@ func (c *Coordinator) checkFamily(inst *Instance, change browser.Change) error {
 		serves = fmt.Sprintf("WebDriver BiDi (Firefox) at %s", inst.Proxy.BrowserWS())
 		speaks, other = "CDP", "serves CDP at http://127.0.0.1:PORT"
 	}
-	msg := fmt.Sprintf("%v: instance %s serves %s, and %s (%s) speaks %s; the clients and wrapped servers given this endpoint "+
-		"would break. Create an instance of its own with browser_instance {\"action\": \"new\", \"browser\": %q} (it %s)",
-		ErrFamilySwitch, inst.ID, serves, b.Name, b.Path, speaks, *change.Browser, other)
+	err = fmt.Errorf("%w: instance %s serves %s, and %s (%s) speaks %s; the clients and wrapped servers given this endpoint would break",
+		ErrFamilySwitch, inst.ID, serves, b.Name, b.Path, speaks)
+	fixes := []remedy.Fix{{Do: remedy.NewInstance, Value: *change.Browser, Text: "(it " + other + ")"}}
 	if inst == c.def {
-		msg += fmt.Sprintf(", or start the coordinator with --browser %s to make that the default instance's browser", b.Type)
+		fixes = append(fixes, remedy.Fix{Do: remedy.AtStart, Setting: remedy.Browser, Value: string(b.Type),
+			Text: "to make that the default instance's browser"})
 	}
-	return &familyError{msg: msg}
+	return remedy.With(err, fixes...)
 }
-
-// familyError is ErrFamilySwitch with what to do instead.
-type familyError struct{ msg string }
-
-func (e *familyError) Error() string        { return e.msg }
-func (e *familyError) Is(target error) bool { return target == ErrFamilySwitch }
 
 // InstanceOfFamily is where a browser of the other family goes when the
 // default instance is asked for it: the first instance whose endpoint

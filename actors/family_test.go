@@ -14,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -117,11 +118,15 @@ func TestLaunchRefusesABrowserOfTheOtherFamily(t *testing.T) {
 	if !errors.Is(err, ErrFamilySwitch) {
 		t.Fatalf("Firefox on the Chromium default instance: %v, want ErrFamilySwitch", err)
 	}
-	for _, want := range []string{c.Default().ID, "serves CDP", "speaks WebDriver BiDi", `browser_instance {"action": "new", "browser": "` + firefox + `"}`,
-		"/session", "--browser firefox"} {
+	for _, want := range []string{c.Default().ID, "serves CDP", "speaks WebDriver BiDi"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q lacks %q", err, want)
 		}
+	}
+	if fixes := remedy.Fixes(err); len(fixes) != 2 ||
+		fixes[0].Do != remedy.NewInstance || fixes[0].Value != firefox || !strings.Contains(fixes[0].Text, "/session") ||
+		fixes[1] != (remedy.Fix{Do: remedy.AtStart, Setting: remedy.Browser, Value: "firefox", Text: "to make that the default instance's browser"}) {
+		t.Errorf("fixes %+v: want an instance of its own, or the coordinator started with Firefox", fixes)
 	}
 	if st, _ := c.Default().Browser.Status(ctx); st.Pid != before.Pid || st.Generation != before.Generation {
 		t.Errorf("the refused switch touched the browser: pid %d gen %d, was %d gen %d", st.Pid, st.Generation, before.Pid, before.Generation)
@@ -134,7 +139,7 @@ func TestLaunchRefusesABrowserOfTheOtherFamily(t *testing.T) {
 	fake := c.cfg.Launch.Browser.Path
 	_, err = c.LaunchBrowser(ctx, ff.ID, browser.Change{Browser: &fake}, nil)
 	if !errors.Is(err, ErrFamilySwitch) || !strings.Contains(err.Error(), "serves WebDriver BiDi (Firefox) at "+ff.Proxy.BrowserWS()) ||
-		strings.Contains(err.Error(), "--browser") {
+		len(remedy.Fixes(err)) != 1 {
 		t.Errorf("Chromium on a Firefox instance (not the default): %v", err)
 	}
 

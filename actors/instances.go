@@ -14,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -59,7 +60,8 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 	}
 	inst, err := c.registry.Create(ctx, func(existing []*Instance) (*Instance, error) {
 		if len(existing) >= c.cfg.MaxInstances {
-			return nil, fmt.Errorf("already %d instances, the maximum (--max-instances); close one with browser_instance close", len(existing))
+			return nil, remedy.With(fmt.Errorf("already %d instances are open, the maximum this coordinator allows", len(existing)),
+				remedy.Fix{Do: remedy.CloseInstance}, remedy.Fix{Do: remedy.AtStart, Setting: remedy.MaxInstances})
 		}
 		l, err := c.listenFor(req.Port, existing)
 		if err != nil {
@@ -99,7 +101,9 @@ func (c *Coordinator) listenFor(port int, existing []*Instance) (net.Listener, e
 			return l, nil
 		}
 	}
-	return nil, fmt.Errorf("no free port in --instance-ports %d-%d", c.cfg.InstancePorts.Lo, c.cfg.InstancePorts.Hi)
+	return nil, remedy.With(fmt.Errorf("no free port left in the coordinator's instance port range %d-%d", c.cfg.InstancePorts.Lo, c.cfg.InstancePorts.Hi),
+		remedy.Fix{Do: remedy.ChooseAnother, Setting: remedy.Port, Text: "outside that range"},
+		remedy.Fix{Do: remedy.CloseInstance}, remedy.Fix{Do: remedy.AtStart, Setting: remedy.InstancePorts})
 }
 
 // CloseInstance stops an instance's browser, endpoint and state; whatever

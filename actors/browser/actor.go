@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 
 	"github.com/rs/zerolog"
 )
@@ -38,7 +39,10 @@ type Spec struct {
 	// IdleStop: a browser with no client connection and no demand for this
 	// long is stopped (the next demand launches again). 0 never stops it.
 	IdleStop time.Duration
-	Log      zerolog.Logger
+	// Words says the fixes of a failed launch in the log (the edge's
+	// words: the command line's flags for serve); nil: remedy.Plain.
+	Words remedy.Words
+	Log   zerolog.Logger
 }
 
 // Actor is the BrowserActor: it owns one browser process (its launch,

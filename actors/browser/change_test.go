@@ -19,10 +19,10 @@ func TestChangeChecksArgsOfTheBrowsersFamily(t *testing.T) {
 		args []string
 		err  string
 	}{
-		{"firefox -profile", firefox, []string{"-profile", "/tmp/p"}, "-profile is cdpvisor's to set"},
+		{"firefox -profile", firefox, []string{"-profile", "/tmp/p"}, `the browser switch "profile" is cdpvisor's to set`},
 		{"firefox --kiosk", firefox, []string{"--kiosk"}, ""},
 		{"chromium -profile is no flag of its", chromium, []string{"-profile"}, ""},
-		{"chromium --user-data-dir", chromium, []string{"--user-data-dir=/tmp/p"}, "--user-data-dir=/tmp/p is cdpvisor's to set"},
+		{"chromium --user-data-dir", chromium, []string{"--user-data-dir=/tmp/p"}, `the browser switch "user-data-dir" is cdpvisor's to set`},
 	} {
 		got, err := Change{Args: c.args}.Apply(c.opts, launchers.Any{})
 		switch {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/fsm"
 )
 
@@ -78,10 +79,10 @@ func (r *browserRun) launched(m launchDone) {
 		err := m.err
 		if len(r.stopWaiters) > 0 {
 			err = ErrStopped // called off: nothing to hold demands back for
-			r.log.Warn().Err(m.err).Int("generation", m.gen).Msg("browser launch failed")
+			r.log.Warn().Err(m.err).Str("fix", remedy.Said(m.err, r.a.spec.Words)).Int("generation", m.gen).Msg("browser launch failed")
 		} else {
 			window := r.backoff.failed(m.err, r.launching, time.Now())
-			r.log.Warn().Err(m.err).Int("generation", m.gen).Int("failures", r.backoff.failures).Dur("backoff", window).
+			r.log.Warn().Err(m.err).Str("fix", remedy.Said(m.err, r.a.spec.Words)).Int("generation", m.gen).Int("failures", r.backoff.failures).Dur("backoff", window).
 				Time("nextLaunchAt", r.backoff.next).Msg("browser launch failed")
 		}
 		r.failWaiters(err)

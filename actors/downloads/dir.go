@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // Where downloads land. The root is --download-dir (CDPVISOR_DOWNLOAD_DIR),
@@ -33,7 +34,8 @@ func DefaultRoot() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("no download directory: the home directory is unknown (%w); give one with --download-dir", err)
+		return "", remedy.With(fmt.Errorf("no download directory: the home directory is unknown (%w)", err),
+			remedy.Fix{Do: remedy.GivePath, Setting: remedy.DownloadDir, Value: "one"})
 	}
 	return filepath.Join(home, "Downloads", "cdpvisor"), nil
 }
@@ -42,7 +44,8 @@ func DefaultRoot() (string, error) {
 // (chrome.UserPath). It touches nothing on disk.
 func Resolve(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
-		return "", errors.New("the download directory is empty; leave it out for the default")
+		return "", remedy.With(errors.New("the download directory is empty"),
+			remedy.Fix{Do: remedy.LeaveOut, Setting: remedy.DownloadDir, Text: "for the default"})
 	}
 	return launch.UserPath("download directory", p)
 }
@@ -58,21 +61,23 @@ func Prepare(dir string) error {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("download directory %s does not exist and cannot be created: %w; "+
-				"give a directory you can write to with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+			return remedy.With(fmt.Errorf("download directory %s does not exist and cannot be created: %w", dir, err),
+				remedy.Fix{Do: remedy.GivePath, Setting: remedy.DownloadDir, Value: "a directory you can write to"})
 		}
 	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is said already
 		}
-		return fmt.Errorf("download directory %s cannot be used: %w; give another with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+		return remedy.With(fmt.Errorf("download directory %s cannot be used: %w", dir, err), remedy.Change(remedy.DownloadDir))
 	case !info.IsDir():
-		return fmt.Errorf("download directory %s is not a directory; give a directory with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir)
+		return remedy.With(fmt.Errorf("download directory %s is not a directory", dir),
+			remedy.Fix{Do: remedy.GivePath, Setting: remedy.DownloadDir, Value: "a directory"})
 	}
 	probe, err := os.CreateTemp(dir, ".cdpvisor-write-check-*")
 	if err != nil {
-		return fmt.Errorf("download directory %s is not writable: %w; fix its permissions, or give another with --download-dir (or CDPVISOR_DOWNLOAD_DIR)", dir, err)
+		return remedy.With(fmt.Errorf("download directory %s is not writable: %w", dir, err),
+			remedy.Say("fix its permissions"), remedy.Change(remedy.DownloadDir))
 	}
 	probe.Close()
 	os.Remove(probe.Name())

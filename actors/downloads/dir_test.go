@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 func TestDefaultRoot(t *testing.T) {
@@ -63,7 +65,7 @@ func TestPrepare(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := Prepare(c.dir)
-		if err == nil || !strings.Contains(err.Error(), c.dir) || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), "--download-dir") {
+		if err == nil || !strings.Contains(err.Error(), c.dir) || !strings.Contains(err.Error(), c.says) || !namesDownloadDir(err) {
 			t.Errorf("Prepare(%s): %v", c.dir, err)
 		}
 	}
@@ -108,4 +110,14 @@ func TestMoveFree(t *testing.T) {
 	if _, err := os.Stat(from); !os.IsNotExist(err) {
 		t.Errorf("the guid file stays: %v", err)
 	}
+}
+
+// namesDownloadDir: the error's fixes say to give another download dir.
+func namesDownloadDir(err error) bool {
+	for _, f := range remedy.Fixes(err) {
+		if f.Setting == remedy.DownloadDir {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package launch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // Cause classifies why a browser failed to start, so a user (or an agent)
@@ -33,7 +35,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "browser %s failed to start: %s", e.Path, e.advice())
+	fmt.Fprintf(&b, "browser %s failed to start: %s", e.Path, e.what())
 	if e.Err != nil {
 		fmt.Fprintf(&b, " (%v)", e.Err)
 	}
@@ -46,22 +48,40 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-func (e *Error) advice() string {
+// Remedies are what the user can change, by cause; the edges word them.
+func (e *Error) Remedies() []remedy.Fix {
 	switch e.Cause {
 	case CauseNotFound:
-		return "the executable was not found or is not executable; check --browser or run `cdpvisor browsers`"
+		return []remedy.Fix{remedy.Change(remedy.Browser), {Do: remedy.ListBrowsers}}
+	case CauseProfileInUse:
+		return []remedy.Fix{remedy.Say("close that browser"), remedy.Change(remedy.UserDataDir)}
+	case CauseRootNoSandbox:
+		return []remedy.Fix{{Do: remedy.AddArg, Value: "--no-sandbox"}}
+	case CauseNoDisplay:
+		return []remedy.Fix{remedy.Set(remedy.Headless, "true"), remedy.Say("set $DISPLAY")}
+	case CauseSocketPathLong:
+		return []remedy.Fix{remedy.Say("set TMPDIR to a short directory such as /tmp")}
+	}
+	return nil
+}
+
+// what says what happened, by cause.
+func (e *Error) what() string {
+	switch e.Cause {
+	case CauseNotFound:
+		return "the executable was not found or is not executable"
 	case CauseExitedEarly:
 		return fmt.Sprintf("it exited with code %d before it was ready", e.ExitCode)
 	case CauseTimedOut:
 		return "it did not become ready in time"
 	case CauseProfileInUse:
-		return "the profile is in use by another browser process; close that browser or choose another --user-data-dir"
+		return "the profile is in use by another browser process"
 	case CauseRootNoSandbox:
-		return "running as root requires --no-sandbox; pass --browser-arg=--no-sandbox"
+		return "running as root requires Chromium's --no-sandbox switch"
 	case CauseNoDisplay:
-		return "a headed browser needs a display; use --headless or set $DISPLAY"
+		return "a headed browser needs a display"
 	case CauseSocketPathLong:
-		return "$TMPDIR is too long for Chromium's socket paths; set TMPDIR to a short directory such as /tmp"
+		return "$TMPDIR is too long for Chromium's socket paths"
 	case CauseCancelled:
 		return "the launch was cancelled"
 	case CauseUnreachable:

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // UserPath makes a directory a user named absolute, the one way for every
@@ -38,7 +40,8 @@ func UserPath(what, p string) (string, error) {
 // must never happen by accident.
 func ProfileDir(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
-		return "", errors.New("the profile directory (--user-data-dir) is empty; leave it out for a fresh temporary profile")
+		return "", remedy.With(errors.New("the profile directory is empty"),
+			remedy.Fix{Do: remedy.LeaveOut, Setting: remedy.UserDataDir, Text: "for a fresh temporary profile"})
 	}
 	abs, err := UserPath("profile directory", p)
 	if err != nil {
@@ -53,8 +56,9 @@ func ProfileDir(p string) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("profile directory %s: %w", abs, err)
 	case !info.IsDir():
-		return "", fmt.Errorf("profile directory %s is not a directory (it is a %s); give a directory, or leave --user-data-dir out for a fresh temporary profile",
-			abs, fileKind(info.Mode()))
+		return "", remedy.With(fmt.Errorf("profile directory %s is not a directory (it is a %s)", abs, fileKind(info.Mode())),
+			remedy.Fix{Do: remedy.GivePath, Setting: remedy.UserDataDir, Value: "a directory"},
+			remedy.Fix{Do: remedy.LeaveOut, Setting: remedy.UserDataDir, Text: "for a fresh temporary profile"})
 	}
 	probe, err := os.CreateTemp(abs, ".cdpvisor-write-check-*")
 	if err != nil {
@@ -79,4 +83,19 @@ func fileKind(m os.FileMode) string {
 		return "socket"
 	}
 	return "file"
+}
+
+// The fixes for a browser switch cdpvisor owns, shared by the families.
+var (
+	// OwnProfile: the profile is cdpvisor's own setting, not a switch.
+	OwnProfile = remedy.Fix{Do: remedy.GivePath, Setting: remedy.UserDataDir, Value: "the profile", Text: "instead"}
+	// StableEndpoint: the browser's port is cdpvisor's; clients use the endpoint.
+	StableEndpoint = remedy.Say("cdpvisor picks the browser's port; clients connect to the stable endpoint")
+)
+
+// OwnedSwitch refuses a browser switch cdpvisor sets itself, naming it
+// without its dashes, as both a flag's value and a tool's args hold it.
+func OwnedSwitch(arg string, fix remedy.Fix) error {
+	name, _, _ := strings.Cut(arg, "=")
+	return remedy.With(fmt.Errorf("the browser switch %q is cdpvisor's to set", strings.TrimLeft(name, "-")), fix)
 }

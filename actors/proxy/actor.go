@@ -15,6 +15,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/transport"
 	"github.com/rs/zerolog"
@@ -45,7 +46,10 @@ type Spec struct {
 	// BiDi says the instance runs Firefox (its launcher is fixed at
 	// creation): the endpoint serves WebDriver BiDi at BiDiPath, not CDP.
 	BiDi bool
-	Log  zerolog.Logger
+	// Words says the fixes of the errors answered over HTTP (the edge's
+	// own, the command line's for serve); nil: remedy.Plain.
+	Words remedy.Words
+	Log   zerolog.Logger
 }
 
 // StatusSource says how a browser is (a BrowserActor).
@@ -70,7 +74,8 @@ func Listen(port int) (net.Listener, error) {
 	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, fmt.Errorf("port %d on 127.0.0.1 is already in use; choose another with --port (0 picks a free one) or stop what listens there: %w", port, err)
+			return nil, remedy.With(fmt.Errorf("port %d on 127.0.0.1 is already in use: %w", port, err),
+				remedy.Change(remedy.Port), remedy.Say("stop what listens there"))
 		}
 		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -202,7 +203,7 @@ func (p *Actor) browserUnavailable(w http.ResponseWriter, r *http.Request, err e
 		// Within the launch backoff: say when a retry may launch again.
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(backoff.RetryIn().Seconds()))))
 	}
-	http.Error(w, "cdpvisor: the browser is not available: "+err.Error(), http.StatusServiceUnavailable)
+	http.Error(w, "cdpvisor: the browser is not available: "+remedy.Explain(err, p.spec.Words), http.StatusServiceUnavailable)
 }
 
 func (p *Actor) serveHealth(w http.ResponseWriter, r *http.Request) {

@@ -12,6 +12,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -37,7 +38,9 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		return
 	}
 	if origin := r.Header.Get("Origin"); !p.originAllowed(r) {
-		http.Error(w, fmt.Sprintf("cdpvisor: refused: websocket Origin %q is not allowed; start cdpvisor with --allow-origin=%s to allow it", origin, origin), http.StatusForbidden)
+		refused := remedy.With(fmt.Errorf("refused: websocket Origin %q is not allowed", origin),
+			remedy.Fix{Do: remedy.AtStart, Setting: remedy.AllowOrigin, Value: origin, Text: "to allow it"})
+		http.Error(w, "cdpvisor: "+remedy.Explain(refused, p.spec.Words), http.StatusForbidden)
 		p.spec.Log.Warn().Str("origin", origin).Msg("refused a websocket with a foreign Origin")
 		return
 	}
@@ -73,7 +76,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		if errors.As(err, &de) && de.Status >= 400 {
 			status = de.Status
 		}
-		http.Error(w, "cdpvisor: "+err.Error(), status)
+		http.Error(w, "cdpvisor: "+remedy.Explain(err, p.spec.Words), status)
 		return
 	}
 	upgrader := websocket.Upgrader{

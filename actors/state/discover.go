@@ -16,6 +16,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/rs/zerolog"
 )
 
@@ -78,8 +79,9 @@ func Discover(ctx context.Context, o DiscoverOptions) (Target, error) {
 		}
 		if len(rep.known) > 0 {
 			// Coordinators run, and none has it: waiting would not help.
-			return Target{}, fmt.Errorf("unknown instance %q: the running coordinators have %s; "+
-				"use one of them with --instance, or leave --instance out for the default one", o.Instance, strings.Join(rep.known, ", "))
+			return Target{}, remedy.With(fmt.Errorf("unknown instance %q: the running coordinators have %s", o.Instance, strings.Join(rep.known, ", ")),
+				remedy.Fix{Do: remedy.ChooseAnother, Setting: remedy.Instance, Text: "(one of them)"},
+				remedy.Fix{Do: remedy.LeaveOut, Setting: remedy.Instance, Text: "for the default one"})
 		}
 		if first {
 			first = false

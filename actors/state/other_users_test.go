@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // Issue 12 (items 5 and 7) through the package's exported API.
@@ -55,7 +57,7 @@ func TestPrepareDirCreatesPrivateAndRefusesOthers(t *testing.T) {
 		}
 		err := PrepareDir(dir)
 		if err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), fmt.Sprintf("%04o", mode)) ||
-			!strings.Contains(err.Error(), "remove it") || !strings.Contains(err.Error(), "--state-dir") {
+			!hasFix(err, remedy.Say("remove it")) || !hasFix(err, remedy.Change(remedy.StateDir)) {
 			t.Errorf("mode %04o: %v", mode, err)
 		}
 	}
@@ -64,7 +66,7 @@ func TestPrepareDirCreatesPrivateAndRefusesOthers(t *testing.T) {
 	if err := os.Chown(theirs, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	if err := PrepareDir(theirs); err == nil || !strings.Contains(err.Error(), "uid 65534") || !strings.Contains(err.Error(), "remove it") {
+	if err := PrepareDir(theirs); err == nil || !strings.Contains(err.Error(), "uid 65534") || !hasFix(err, remedy.Change(remedy.StateDir)) {
 		t.Fatalf("another user's dir: %v", err)
 	}
 }
@@ -252,4 +254,14 @@ func freePorts(t *testing.T, n int) []int {
 		l.Close()
 	}
 	return ports
+}
+
+// hasFix says whether err carries fix among its remedies.
+func hasFix(err error, fix remedy.Fix) bool {
+	for _, f := range remedy.Fixes(err) {
+		if f == fix {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // DefaultDir is where state files go unless --state-dir says otherwise:
@@ -17,7 +19,7 @@ func DefaultDir() string { return defaultDir() }
 // directories are private by their ACLs).
 func PrepareDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create the state directory %s (choose another with --state-dir): %w", dir, err)
+		return remedy.With(fmt.Errorf("create the state directory %s: %w", dir, err), remedy.Change(remedy.StateDir))
 	}
 	info, err := os.Lstat(dir)
 	if err != nil {
@@ -25,10 +27,10 @@ func PrepareDir(dir string) error {
 	}
 	switch {
 	case info.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("the state directory %s is a symbolic link; cdpvisor wants the directory itself (a link can be pointed elsewhere): "+
-			"give its real path with --state-dir, or remove the link", dir)
+		return remedy.With(fmt.Errorf("the state directory %s is a symbolic link; cdpvisor wants the directory itself (a link can be pointed elsewhere)", dir),
+			remedy.Fix{Do: remedy.GivePath, Setting: remedy.StateDir, Value: "its real path"}, remedy.Say("remove the link"))
 	case !info.IsDir():
-		return fmt.Errorf("the state directory %s is not a directory; remove it, or give another with --state-dir", dir)
+		return remedy.With(fmt.Errorf("the state directory %s is not a directory", dir), remedy.Say("remove it"), remedy.Change(remedy.StateDir))
 	}
 	return checkPrivate(dir, info)
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // defaultDir is private to the user: $XDG_RUNTIME_DIR/cdpvisor (a per-user
@@ -35,12 +37,12 @@ func checkPrivate(dir string, info os.FileInfo) error {
 		return nil
 	}
 	if uid := os.Geteuid(); int(st.Uid) != uid {
-		return fmt.Errorf("the state directory %s belongs to uid %d, not to you (uid %d); cdpvisor keeps its state in a directory of your own: "+
-			"remove it (as its owner or root) if nothing uses it, or give another with --state-dir (or CDPVISOR_STATE_DIR)", dir, st.Uid, uid)
+		return remedy.With(fmt.Errorf("the state directory %s belongs to uid %d, not to you (uid %d); cdpvisor keeps its state in a directory of your own", dir, st.Uid, uid),
+			remedy.Say("remove it (as its owner or root) if nothing uses it"), remedy.Change(remedy.StateDir))
 	}
 	if perm := info.Mode().Perm(); perm&0o022 != 0 {
-		return fmt.Errorf("the state directory %s has mode %04o: other users may plant state files there; cdpvisor keeps its state private (0700): "+
-			"run chmod 700 %s, remove it, or give another with --state-dir (or CDPVISOR_STATE_DIR)", dir, perm, dir)
+		return remedy.With(fmt.Errorf("the state directory %s has mode %04o: other users may plant state files there; cdpvisor keeps its state private (0700)", dir, perm),
+			remedy.Say("run chmod 700 "+dir), remedy.Say("remove it"), remedy.Change(remedy.StateDir))
 	}
 	return nil
 }

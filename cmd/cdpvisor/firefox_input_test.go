@@ -24,7 +24,7 @@ func TestServeFirefoxBadInput(t *testing.T) {
 		want []string
 	}{
 		{"firefox missing", noBrowsers, []string{"--browser", "firefox"},
-			[]string{"Firefox (firefox) is not installed", "apt-get install firefox-esr", "--browser /path/to/browser"}},
+			[]string{"Firefox (firefox) is not installed", "apt-get install firefox-esr", "give the path of a browser executable with --browser"}},
 		{"profile is a file", nil, []string{"--browser", "firefox", "--user-data-dir", file},
 			[]string{"--user-data-dir: profile directory " + file + " is not a directory"}},
 		{"profile cannot be made", nil, []string{"--browser", "firefox", "--user-data-dir", "/proc/cdpvisor-none/profile"},

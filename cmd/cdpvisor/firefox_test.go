@@ -222,7 +222,7 @@ func dialBiDi(t *testing.T, endpoint string) *websocket.Conn {
 func TestServeRefusesFirefoxProfileArgs(t *testing.T) {
 	firefox := actortest.Firefox(t)
 	stdout, stderr, code := runCLI(t, nil, "serve", "--state-dir", t.TempDir(), "--browser", firefox, "--browser-arg", "-profile")
-	if code != 2 || !strings.Contains(stderr, "--browser-arg: -profile is cdpvisor's to set") {
+	if code != 2 || !strings.Contains(stderr, `--browser-arg: the browser switch "profile" is cdpvisor's to set; give the profile with --user-data-dir instead`) {
 		t.Fatalf("code %d (want 2), stderr %q", code, stderr)
 	}
 	if stdout != "" {

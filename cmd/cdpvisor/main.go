@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // version and commit are set at build time with
@@ -143,13 +144,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	// The edge of the command line: an error's fixes are said as flags.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != errHelp {
-			fmt.Fprintln(stderr, "cdpvisor:", ee.err)
+			fmt.Fprintln(stderr, "cdpvisor:", remedy.Explain(ee.err, cliWords{}))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "cdpvisor:", err)
+	fmt.Fprintln(stderr, "cdpvisor:", remedy.Explain(err, cliWords{}))
 	return 1
 }

@@ -112,6 +112,7 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		HangTimeout:  f.hangTimeout,
 		IdleStop:     f.idleStop,
 		DownloadDir:  downloadDir,
+		Words:        cliWords{},
 		Log:          log,
 	}, nil
 }

@@ -1,7 +1,6 @@
 package chromium
 
 import (
-	"fmt"
 	"os"
 	"runtime"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // flag is one "--name" or "--name=value" command-line switch.
@@ -98,15 +98,15 @@ var ownedFlags = map[string]bool{
 // CheckExtraArgs refuses extra browser arguments that would take the
 // browser out of cdpvisor's supervision, saying what to use instead.
 func CheckExtraArgs(args []string) error {
-	instead := map[string]string{
-		"user-data-dir":            "give the profile with cdpvisor's own --user-data-dir (user_data_dir in MCP)",
-		"remote-debugging-port":    "cdpvisor picks the browser's port; clients connect to the stable endpoint (--port)",
-		"remote-debugging-address": "the browser listens on loopback for cdpvisor alone; clients connect to the stable endpoint",
-		"remote-debugging-pipe":    "tools that need the pipe run `cdpvisor bridge` as their browser",
+	instead := map[string]remedy.Fix{
+		"user-data-dir":            launch.OwnProfile,
+		"remote-debugging-port":    launch.StableEndpoint,
+		"remote-debugging-address": remedy.Say("the browser listens on loopback for cdpvisor alone; clients connect to the stable endpoint"),
+		"remote-debugging-pipe":    remedy.Say("tools that need the pipe run `cdpvisor bridge` as their browser"),
 	}
 	for _, a := range args {
-		if name, ok := proc.FlagName(a); ok && instead[name] != "" {
-			return fmt.Errorf("%s is cdpvisor's to set: %s", a, instead[name])
+		if name, ok := proc.FlagName(a); ok && ownedFlags[name] {
+			return launch.OwnedSwitch(a, instead[name])
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // b builds an expected Browser.
@@ -273,12 +274,12 @@ func TestResolveCommandsOnPATHAndCaches(t *testing.T) {
 func TestNotFoundOffersInstall(t *testing.T) {
 	_, err := Resolve(fakeSystem(fakeMachine{goos: "linux", home: "/home/ann"}), "")
 	for _, want := range []string{"apt-get install chromium", "cdpvisor install", "/home/ann/.cache/cdpvisor/browsers", "/home/ann/.cache/ms-playwright", "/home/ann/.cache/puppeteer"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
+		if err == nil || !strings.Contains(remedy.Explain(err, remedy.Plain), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
 	}
 	_, err = Resolve(fakeSystem(fakeMachine{goos: "linux", files: []string{"/usr/bin/chromium"}}), "chrome")
-	if err == nil || !strings.Contains(err.Error(), "'cdpvisor install chrome'") {
+	if err == nil || !strings.Contains(remedy.Explain(err, remedy.Plain), "'cdpvisor install chrome'") {
 		t.Errorf("missing chrome: %v, want the install command offered", err)
 	}
 }

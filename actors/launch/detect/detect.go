@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // Detect lists the installed browsers in preference order (see
@@ -120,7 +121,7 @@ func Resolve(sys launch.System, want string) (launch.Browser, error) {
 	if sys.GOOS == "linux" && wsl.IsWindowsPath(want) {
 		p, err := WSLMounts(sys).ToLinux(want)
 		if err != nil {
-			return launch.Browser{}, fmt.Errorf("--browser %s: %w", want, err)
+			return launch.Browser{}, fmt.Errorf("browser %s: %w", want, err)
 		}
 		return resolvePath(sys, p)
 	}
@@ -298,7 +299,7 @@ func (e *NotFoundError) Error() string {
 		fmt.Fprintf(&b, "%s (%s) is not installed", wantName, strings.ToLower(e.Want))
 	}
 	if e.Windows {
-		b.WriteString(" on the Windows side (--windows / CDPVISOR_WINDOWS=1 asks for a Windows browser; found none under the WSL drive mount's Program Files or LocalAppData)")
+		b.WriteString(" on the Windows side (this coordinator was asked for Windows browsers; found none under the WSL drive mount's Program Files or LocalAppData)")
 	}
 	if len(e.Found) > 0 {
 		b.WriteString("; found: ")
@@ -308,32 +309,43 @@ func (e *NotFoundError) Error() string {
 			}
 			fmt.Fprintf(&b, "%s at %s", f.Type, f.Path)
 		}
-		fmt.Fprintf(&b, "; use --browser %s", e.Found[0].Type)
-		if wantName != "" {
-			fmt.Fprintf(&b, ", or install %s", wantName)
-		}
-		if e.Want == string(launch.Chrome) {
-			b.WriteString(" ('cdpvisor install chrome' downloads Chrome for Testing)")
-		}
 		return b.String()
 	}
 	if len(e.Searched) > 0 {
 		fmt.Fprintf(&b, " (searched %s)", strings.Join(e.Searched, ", "))
 	}
-	b.WriteString("; ")
-	if wantName != "" {
-		b.WriteString("install " + wantName)
-		if pkg := debianPackages[launch.Type(e.Want)]; pkg != "" && e.GOOS == "linux" {
-			b.WriteString(", e.g. on Debian/Ubuntu: apt-get install " + pkg)
-		}
-	} else {
-		b.WriteString(installHint(e.GOOS))
-	}
-	if e.Want == "" || e.Want == string(launch.Chrome) {
-		b.WriteString("; " + installCommandHint)
-	}
-	b.WriteString("; or pass --browser /path/to/browser")
 	return b.String()
+}
+
+// Remedies: a browser that is installed, installing one, or a path.
+func (e *NotFoundError) Remedies() []remedy.Fix {
+	wantName := e.Want
+	if t, ok := parseBrowserType(e.Want); ok {
+		wantName = t.Product()
+	}
+	if len(e.Found) > 0 {
+		fixes := []remedy.Fix{remedy.Set(remedy.Browser, string(e.Found[0].Type))}
+		if wantName != "" {
+			install := "install " + wantName
+			if e.Want == string(launch.Chrome) {
+				install += " ('cdpvisor install chrome' downloads Chrome for Testing)"
+			}
+			fixes = append(fixes, remedy.Say(install))
+		}
+		return fixes
+	}
+	install := installHint(e.GOOS)
+	if wantName != "" {
+		install = "install " + wantName
+		if pkg := debianPackages[launch.Type(e.Want)]; pkg != "" && e.GOOS == "linux" {
+			install += ", e.g. on Debian/Ubuntu: apt-get install " + pkg
+		}
+	}
+	fixes := []remedy.Fix{remedy.Say(install)}
+	if e.Want == "" || e.Want == string(launch.Chrome) {
+		fixes = append(fixes, remedy.Say(installCommandHint))
+	}
+	return append(fixes, remedy.Fix{Do: remedy.GivePath, Setting: remedy.Browser, Value: "the path of a browser executable"})
 }
 
 // debianPackages are the browsers Debian packages itself.
@@ -355,4 +367,4 @@ func installHint(goos string) string {
 
 // installCommandHint offers cdpvisor's own download, which works without
 // root on every OS Chrome for Testing is built for.
-const installCommandHint = "or run 'cdpvisor install' (Chrome for Testing, into your user cache)"
+const installCommandHint = "run 'cdpvisor install' (Chrome for Testing, into your user cache)"

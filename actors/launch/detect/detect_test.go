@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // fakeMachine describes a machine for fakeSystem.
@@ -405,7 +406,7 @@ func TestResolve(t *testing.T) {
 				t.Errorf("errors.As(*NotFoundError) = %v, want %v (err: %v)", !tt.notFound, tt.notFound, err)
 			}
 			for _, s := range tt.errHas {
-				if !strings.Contains(err.Error(), s) {
+				if !strings.Contains(remedy.Explain(err, remedy.Plain), s) {
 					t.Errorf("error %q does not contain %q", err, s)
 				}
 			}

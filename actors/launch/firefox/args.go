@@ -1,11 +1,11 @@
 package firefox
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // args builds Firefox's command line for a launch on profile. Port 0
@@ -26,19 +26,20 @@ func args(opts launch.Options, profile string) []string {
 
 // ownedFlags are cdpvisor's to set, with what to use instead.
 // Firefox reads flags with one dash or two, in any case.
-var ownedFlags = map[string]string{
-	"profile":               "give the profile with cdpvisor's own --user-data-dir (user_data_dir in MCP)",
-	"p":                     "give the profile directory with cdpvisor's own --user-data-dir, not a profile name",
-	"profilemanager":        "cdpvisor runs Firefox unattended on one profile; give it with --user-data-dir",
-	"remote-debugging-port": "cdpvisor picks the browser's port; clients connect to the stable endpoint (--port)",
+var ownedFlags = map[string]remedy.Fix{
+	"profile":               launch.OwnProfile,
+	"p":                     {Do: remedy.GivePath, Setting: remedy.UserDataDir, Value: "the profile directory", Text: "(a directory, not a profile name)"},
+	"profilemanager":        {Do: remedy.GivePath, Setting: remedy.UserDataDir, Value: "the one profile", Text: "(cdpvisor runs Firefox unattended)"},
+	"remote-debugging-port": launch.StableEndpoint,
 }
 
 // CheckArgs refuses extra Firefox arguments that would take the
 // browser out of cdpvisor's supervision, saying what to use instead.
 func CheckArgs(args []string) error {
 	for _, a := range args {
-		if name, ok := proc.FirefoxFlagName(a); ok && ownedFlags[name] != "" {
-			return fmt.Errorf("%s is cdpvisor's to set: %s", a, ownedFlags[name])
+		name, ok := proc.FirefoxFlagName(a)
+		if fix, owned := ownedFlags[name]; ok && owned {
+			return launch.OwnedSwitch(a, fix)
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 func TestFirefoxArgs(t *testing.T) {
@@ -24,10 +25,16 @@ func TestFirefoxArgs(t *testing.T) {
 }
 
 func TestCheckFirefoxArgsRefusesWhatCdpvisorSets(t *testing.T) {
-	for _, arg := range []string{"-profile", "--profile", "--PROFILE=/x", "-P", "-ProfileManager", "--remote-debugging-port=9222"} {
+	for arg, name := range map[string]string{"-profile": "profile", "--profile": "profile", "--PROFILE=/x": "PROFILE", "-P": "P",
+		"-ProfileManager": "ProfileManager", "--remote-debugging-port=9222": "remote-debugging-port"} {
 		err := CheckArgs([]string{"--kiosk", arg})
-		if err == nil || !strings.Contains(err.Error(), arg+" is cdpvisor's to set") {
+		if err == nil || !strings.Contains(err.Error(), `the browser switch "`+name+`" is cdpvisor's to set`) {
 			t.Errorf("%s: %v, want it refused by name", arg, err)
+		}
+		// What to do instead is data: the profile is cdpvisor's own setting.
+		fixes := remedy.Fixes(err)
+		if len(fixes) != 1 || (fixes[0].Setting != remedy.UserDataDir && !strings.Contains(fixes[0].Text, "stable endpoint")) {
+			t.Errorf("%s: fixes %+v, want the profile setting or the stable endpoint", arg, fixes)
 		}
 	}
 	if err := CheckArgs([]string{"--kiosk", "-private-window", "--profile-directory=x", "https://example.test/", "-"}); err != nil {

@@ -164,7 +164,7 @@ func TestFirefoxLaunchErrorsAreClassified(t *testing.T) {
 		{"profile is a file", func(o *launch.Options) { o.UserDataDir = notDir },
 			"", []string{notDir, "is not a directory"}},
 		{"profile argument of its own", func(o *launch.Options) { o.ExtraArgs = []string{"-profile", dir} },
-			"", []string{"-profile is cdpvisor's to set", "--user-data-dir"}},
+			"", []string{`the browser switch "profile" is cdpvisor's to set`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
