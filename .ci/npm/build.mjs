@@ -17,6 +17,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The project's LICENSE, shipped in every package (npm packs a LICENSE
+// file whatever `files` says).
+const license = path.join(here, '..', '..', 'LICENSE');
 
 // Every platform cdpvisor is released for: Node's names and Go's.
 const PLATFORMS = [
@@ -29,6 +32,7 @@ const PLATFORMS = [
 ];
 
 const common = {
+  license: 'Apache-2.0',
   homepage: 'https://github.com/cdpvisor/cdpvisor',
   repository: { type: 'git', url: 'git+https://github.com/cdpvisor/cdpvisor.git' },
 };
@@ -108,6 +112,7 @@ function main() {
       files: ['bin/'],
       preferUnplugged: true,
     });
+    fs.copyFileSync(license, path.join(dir, 'LICENSE'));
     fs.writeFileSync(path.join(dir, 'README.md'), `# ${name}\n\nThe ${p.os}-${p.cpu} binary of [cdpvisor](https://www.npmjs.com/package/cdpvisor). Install \`cdpvisor\` instead: it depends on this package on ${p.os}-${p.cpu} only.\n`);
     made.push(dir);
   }
@@ -115,6 +120,7 @@ function main() {
   const wrapper = path.join(opts.out, 'cdpvisor');
   fs.cpSync(path.join(here, 'cdpvisor'), wrapper, { recursive: true });
   fs.chmodSync(path.join(wrapper, 'bin', 'cdpvisor.js'), 0o755);
+  fs.copyFileSync(license, path.join(wrapper, 'LICENSE'));
   writeJSON(path.join(wrapper, 'package.json'), {
     name: 'cdpvisor',
     version,

@@ -73,6 +73,31 @@ func TestNPMPackagesInstallOfflineAndRun(t *testing.T) {
 	if len(platforms) != 1 || platforms[0].Name() != nodePlatform {
 		t.Fatalf("installed platform packages %v, want only %s", platforms, nodePlatform)
 	}
+	// Each package, as installed from its tarball, says its licence and
+	// carries the project's LICENSE.
+	wantLicense, err := os.ReadFile(filepath.Join(actortest.RepoRoot(), "LICENSE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"cdpvisor", filepath.Join("@cdpvisor", nodePlatform)} {
+		dir := filepath.Join(prefix, "node_modules", pkg)
+		raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var manifest struct {
+			License any `json:"license"`
+		}
+		if err := json.Unmarshal(raw, &manifest); err != nil {
+			t.Fatalf("%s/package.json: %v", pkg, err)
+		}
+		if manifest.License != "Apache-2.0" {
+			t.Errorf("%s/package.json has license %#v, want \"Apache-2.0\"", pkg, manifest.License)
+		}
+		if got, err := os.ReadFile(filepath.Join(dir, "LICENSE")); err != nil || string(got) != string(wantLicense) {
+			t.Errorf("%s/LICENSE is not the project's LICENSE (%v)", pkg, err)
+		}
+	}
 
 	npx := func(args ...string) *exec.Cmd {
 		cmd := exec.Command("npx", append([]string{"--offline", "cdpvisor"}, args...)...)
