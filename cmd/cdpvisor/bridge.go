@@ -34,7 +34,7 @@ func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error
 		return fmt.Errorf("bridge: %w", err)
 	}
 	if a.Install != "" {
-		return installBridge(a.Install, stderr)
+		return installBridge(a.Install, stdout) // the path alone, for $(…)
 	}
 	if slices.Contains(a.BrowserArgs, "--version") {
 		return printBrowserVersion(sys, a.Browser, a.Windows)
