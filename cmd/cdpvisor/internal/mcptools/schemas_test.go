@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"bytes"
@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
-var updateSchemas = flag.Bool("update-schemas", false, "rewrite the tool schema snapshots in internal/mcptools/testdata/tools")
+var updateSchemas = flag.Bool("update-schemas", false, "rewrite the tool schema snapshots in testdata/tools")
 
 // schemaDir holds one file per tool: its definition as tools/list sends it.
-var schemaDir = filepath.Join("internal", "mcptools", "testdata", "tools")
+var schemaDir = filepath.Join("testdata", "tools")
 
 // Every tool's definition (name, title, description, input schema,
 // annotations) is what the snapshot says, byte for byte: a change to what
@@ -63,7 +63,7 @@ func TestMCPToolSchemasMatchTheSnapshots(t *testing.T) {
 // answer (key order kept), indented by two spaces, with a trailing newline.
 func listedToolsJSON(t *testing.T) map[string][]byte {
 	t.Helper()
-	s := newMCPServer(nil, zerolog.Nop()) // listing tools asks nothing of the coordinator
+	s := New(nil, launch.System{}, testVersion) // listing tools asks nothing of the coordinator or the host
 	resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	raw, err := json.Marshal(resp) // what the stdio server writes
 	if err != nil {

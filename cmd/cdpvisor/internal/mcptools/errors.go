@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 // flags (--port, --max-instances, --user-data-dir …). A model calling a
 // tool cannot pass a flag; it needs the tool and the argument to use next.
 // toolError says the error in those terms. The actors have no sentinel for
-// most of these cases, so their messages are matched here: mcp_errors_test.go
+// most of these cases, so their messages are matched here: errors_test.go
 // produces each message from the actors themselves, so a reworded message
 // fails the test rather than leaking a flag.
 
