@@ -47,11 +47,49 @@ func (c *Coordinator) checkFamily(inst *Instance, change browser.Change) error {
 	return remedy.With(err, fixes...)
 }
 
-// InstanceOfFamily is where a browser of the other family goes when the
-// default instance is asked for it: the first instance whose endpoint
-// serves that browser's protocol, or a new one (created true). The default
-// endpoint keeps its protocol.
-func (c *Coordinator) InstanceOfFamily(ctx context.Context, change browser.Change) (inst *Instance, created bool, err error) {
+// FamilyLaunch is a browser of the other family than the default
+// instance's, launched behind an endpoint of its own, and what the default
+// endpoint keeps serving for the clients holding its URLs.
+type FamilyLaunch struct {
+	Launched Relaunched
+	// Instance is the instance of that family it went to; it is set once
+	// one was found or made, even when the launch there failed.
+	Instance string
+	Created  bool // that instance was made for this launch
+	Default  Serving
+}
+
+// Serving is what an instance's endpoint serves and where a client of that
+// protocol connects.
+type Serving struct {
+	Instance string
+	Protocol launch.Protocol
+	URL      string // the endpoint for CDP; its /session socket for WebDriver BiDi
+}
+
+// LaunchOfFamily launches a browser that the default instance refuses with
+// ErrFamilySwitch in the first instance whose endpoint serves its protocol,
+// or in a new one: the default endpoint never changes protocol under its
+// clients.
+func (c *Coordinator) LaunchOfFamily(ctx context.Context, change browser.Change, progress Progress) (FamilyLaunch, error) {
+	out := FamilyLaunch{Default: Serving{Instance: c.def.ID, Protocol: c.def.Protocol, URL: c.def.Proxy.Endpoint()}}
+	if c.def.Protocol == launch.ProtocolBiDi {
+		out.Default.URL = c.def.Proxy.BrowserWS()
+	}
+	inst, created, err := c.instanceOfFamily(ctx, change)
+	if err != nil {
+		return out, err
+	}
+	out.Instance, out.Created = inst.ID, created
+	if out.Launched, err = c.LaunchBrowser(ctx, inst.ID, change, progress); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// instanceOfFamily is the first instance whose endpoint serves the
+// protocol of the browser change names, or a new one (created true).
+func (c *Coordinator) instanceOfFamily(ctx context.Context, change browser.Change) (inst *Instance, created bool, err error) {
 	if change.Browser == nil {
 		return nil, false, errors.New("no browser named")
 	}

@@ -151,3 +151,44 @@ func TestLaunchRefusesABrowserOfTheOtherFamily(t *testing.T) {
 		t.Errorf("state file protocols: %q, %+v", s.Protocol, s.Instances)
 	}
 }
+
+// A browser of the other family than the default instance's goes to an
+// instance of its own: made the first time, used again after; the answer
+// says what the default endpoint keeps serving. A launch that fails there
+// still names the instance it went to.
+func TestLaunchOfFamilyGoesToAnInstanceOfItsOwn(t *testing.T) {
+	firefox, _ := argsRecorder(t, "firefox")
+	b, err := detect.Resolve(detect.HostSystem(), firefox)
+	if err != nil || b.Protocol() != launch.ProtocolBiDi {
+		t.Fatalf("the recorder resolves as %+v, %v; want a Firefox", b, err)
+	}
+	c := runCoordinator(t, CoordinatorConfig{Launch: launch.Options{Browser: b, Headless: true, ReadyTimeout: time.Second}})
+	ctx := served.Context(t)
+	fake := served.FakeLaunch(t).Browser.Path
+	wantDefault := Serving{Instance: c.Default().ID, Protocol: launch.ProtocolBiDi, URL: c.Default().Proxy.BrowserWS()}
+	var first string
+	for i := range 2 {
+		fl, err := c.LaunchOfFamily(ctx, browser.Change{Browser: &fake}, nil)
+		if err != nil {
+			t.Fatalf("launch %d: %v", i+1, err)
+		}
+		if fl.Default != wantDefault || fl.Created != (i == 0) || fl.Instance == c.Default().ID ||
+			fl.Launched.Instance != fl.Instance || fl.Launched.Protocol != launch.ProtocolCDP || fl.Launched.Pid == 0 {
+			t.Fatalf("launch %d: %+v; want a CDP launch on an instance of its own (created the first time), the default serving %+v", i+1, fl, wantDefault)
+		}
+		if i == 0 {
+			first = fl.Instance
+		} else if fl.Instance != first {
+			t.Fatalf("the second launch went to %s, want %s again", fl.Instance, first)
+		}
+	}
+
+	c = runCoordinator(t, CoordinatorConfig{})
+	fl, err := c.LaunchOfFamily(ctx, browser.Change{Browser: &firefox}, nil)
+	if err == nil || fl.Instance == "" || fl.Instance == c.Default().ID || !fl.Created {
+		t.Fatalf("a Firefox that exits at once: %+v, %v; want the error and the instance made for it", fl, err)
+	}
+	if fl.Default.Protocol != launch.ProtocolCDP || fl.Default.URL != c.Default().Proxy.Endpoint() {
+		t.Errorf("the default serves %+v, want CDP at %s", fl.Default, c.Default().Proxy.Endpoint())
+	}
+}

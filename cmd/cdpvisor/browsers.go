@@ -20,9 +20,9 @@ func runBrowsers(args []string, sys launch.System, stdout, stderr io.Writer) err
 	}
 	found := detect.DetectWithVersions(context.Background(), sys)
 	if *asJSON {
-		list := make([]browserJSON, len(found))
+		list := make([]detect.Listed, len(found))
 		for i, b := range found {
-			list[i] = newBrowserJSON(b)
+			list[i] = detect.ListedOf(b)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -42,26 +42,6 @@ func runBrowsers(args []string, sys launch.System, stdout, stderr io.Writer) err
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, b.Type, b.Protocol(), orDash(b.Channel), b.Source, orDash(b.Version), b.Path)
 	}
 	return tw.Flush()
-}
-
-// browserJSON is chrome.Browser with every field always present, so a
-// script reads channel and source without checking for them, and with the
-// protocol it speaks.
-type browserJSON struct {
-	Name    string      `json:"name"`
-	Type    launch.Type `json:"type"`
-	Path    string      `json:"path"`
-	Version string      `json:"version"`
-	Channel string      `json:"channel"`
-	Source  string      `json:"source"`
-	// Protocol is what a client speaks to it: cdp, or bidi (Firefox).
-	Protocol launch.Protocol `json:"protocol"`
-	// Windows: a Windows browser seen from WSL (Path is its drive-mount path).
-	Windows bool `json:"windows"`
-}
-
-func newBrowserJSON(b launch.Browser) browserJSON {
-	return browserJSON{b.Name, b.Type, b.Path, b.Version, b.Channel, b.Source, b.Protocol(), b.Windows}
 }
 
 func orDash(s string) string {

@@ -11,8 +11,11 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
 )
 
+// runMCP is `cdpvisor mcp`: the coordinator of serve, with the MCP server
+// (package mcptools) on stdin and stdout, until the host goes or a signal.
 func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io.Writer) error {
 	var f supervisorFlags
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
@@ -51,7 +54,7 @@ func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io
 	cfg.Log.Info().Str("endpoint", c.Default().Proxy.Endpoint()).Str("state", c.StatePath()).
 		Msg("MCP server on stdio; the browser starts on the first request")
 
-	stdio := server.NewStdioServer(newMCPServer(c, cfg.Log))
+	stdio := server.NewStdioServer(mcptools.New(c, sys, version))
 	stdio.SetErrorLogger(actor.StdLogger(cfg.Log))
 	// Listen returns at stdin EOF (the host went away) or when ctx ends
 	// (a signal); it is called once: its reader cannot be restarted.

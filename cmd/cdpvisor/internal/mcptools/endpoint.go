@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"fmt"
@@ -6,15 +6,18 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
 
-// addEndpoint puts an instance's stable endpoint into a tool's answer:
-// endpoint, ws and protocol always, and bidi_endpoint (the ws, the name
-// wrap's placeholder has) for a Firefox instance, whose endpoint serves
-// WebDriver BiDi and no CDP.
-func addEndpoint(data map[string]any, endpoint, ws string, p launch.Protocol) {
-	data["endpoint"], data["ws"], data["protocol"] = endpoint, ws, p
+// An answer naming an instance's stable endpoint carries endpoint, ws and
+// protocol always, and bidi_endpoint (the ws, the name wrap's placeholder
+// has) for a Firefox instance, whose endpoint serves WebDriver BiDi and no
+// CDP.
+
+// bidiEndpoint is an answer's bidi_endpoint: the ws of a BiDi endpoint,
+// "" (left out) for CDP.
+func bidiEndpoint(ws string, p launch.Protocol) string {
 	if p == launch.ProtocolBiDi {
-		data["bidi_endpoint"] = ws
+		return ws
 	}
+	return ""
 }
 
 // servesText says in words what a client connects to.

@@ -1,6 +1,8 @@
-package main
+package mcptools
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // coordinator_launch_browser never changes an endpoint's protocol. Firefox
@@ -112,4 +115,47 @@ func TestMCPLaunchFirefoxOnAFirefoxInstance(t *testing.T) {
 		t.Errorf("restart answer %v: want protocol bidi and its bidi_endpoint", restarted)
 	}
 	dialBiDi(t, def.Endpoint).Close()
+}
+
+// coordinator_list_browsers says Firefox speaks bidi; browser_instance new
+// with it makes a BiDi instance beside the Chromium default one: its ws is
+// /session, and closing it ends Firefox.
+func TestMCPNewFirefoxInstance(t *testing.T) {
+	firefox := actortest.Firefox(t)
+	h := newMCPHarness(t, "--fake-marker=chromium-only") // the coordinator's --browser-arg
+	text, listed := h.call("coordinator_list_browsers", nil, false)
+	raw, _ := json.Marshal(listed["browsers"])
+	if !strings.Contains(string(raw), `"path":"`+firefox+`"`) || !strings.Contains(string(raw), `"protocol":"bidi"`) || !strings.Contains(text, "(firefox, bidi)") {
+		t.Errorf("coordinator_list_browsers does not list %s as bidi: %s\n%s", firefox, text, raw)
+	}
+	text, created := h.call("browser_instance", map[string]any{"action": "new", "browser": firefox}, false)
+	endpoint, _ := created["endpoint"].(string)
+	if ws, _ := created["ws"].(string); ws != bidiOf(endpoint) || created["bidi_endpoint"] != ws || created["protocol"] != "bidi" {
+		t.Fatalf("new Firefox instance: %v; want ws and bidi_endpoint %s, protocol bidi", created, bidiOf(endpoint))
+	}
+	if !strings.Contains(text, "serves WebDriver BiDi (not CDP): connect a BiDi client to "+bidiOf(endpoint)) {
+		t.Errorf("browser_instance new says %q, not where a BiDi client connects", text)
+	}
+	dialBiDi(t, endpoint).Close()
+	found, err := proc.BrowsersUnder(os.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ff []int
+	for _, p := range found {
+		if strings.Contains(p.Exe, "firefox") {
+			ff = append(ff, p.Pid)
+			if strings.Contains(strings.Join(p.Args, " "), "fake-marker") {
+				t.Errorf("Firefox got the coordinator's Chromium --browser-arg: %q", p.Args)
+			}
+		}
+	}
+	if len(ff) != 1 {
+		t.Fatalf("Firefox processes under %s: %v, want one", os.TempDir(), ff)
+	}
+	h.call("browser_instance", map[string]any{"action": "close", "id": created["id"]}, false)
+	waitGone(t, ff[0])
+	if def := h.defaultState(); def.WS != wsOf(def.Endpoint) {
+		t.Errorf("the default Chromium instance's ws %q, want %s", def.WS, wsOf(def.Endpoint))
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package mcptools
 
 import (
 	"fmt"
@@ -65,3 +65,7 @@ func (mcpWords) Say(f remedy.Fix) string {
 	}
 	return s
 }
+
+// Words is how the MCP server says an error's fixes, for the edges'
+// side-by-side test in cmd/cdpvisor.
+var Words remedy.Words = mcpWords{}

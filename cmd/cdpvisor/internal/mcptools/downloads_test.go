@@ -1,28 +1,11 @@
-package main
+package mcptools
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/cdpvisor/cdpvisor/actors"
-	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/launch"
 )
-
-// instanceLines counts the instances in a readable status or list: one
-// line each, starting with its id.
-func instanceLines(text string) int {
-	n := 0
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "inst_") {
-			n++
-		}
-	}
-	return n
-}
 
 // download_list of an instance without downloads is an empty JSON array;
 // each instance has its own download dir under the coordinator's, which
@@ -105,14 +88,4 @@ func TestMCPDownloadWaitTimesOutWithoutDownloads(t *testing.T) {
 	if text, _ := h.call("download_list", nil, false); text != "[]" {
 		t.Fatalf("download_list: %s", text)
 	}
-}
-
-// newMCPHarnessWithDownloads is the harness on the fake browser with its
-// downloads under root.
-func newMCPHarnessWithDownloads(t *testing.T, root string) *mcpHarness {
-	t.Helper()
-	return newMCPHarnessOn(t, launch.Options{
-		Browser:  launch.Browser{Name: "Fake", Type: launch.Chromium, Path: actortest.FakeBrowser(t)},
-		Headless: true, StopGrace: time.Second,
-	}, func(cfg *actors.CoordinatorConfig) { cfg.DownloadDir = root })
 }

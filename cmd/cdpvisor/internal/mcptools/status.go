@@ -1,0 +1,58 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cdpvisor/cdpvisor/actors"
+	"github.com/cdpvisor/cdpvisor/actors/state"
+)
+
+// coordinatorStatus is coordinator_status: the coordinator and every
+// instance, as `cdpvisor status --json` shows them.
+func coordinatorStatus(d deps) server.ServerTool {
+	def := toolDef{
+		name: "coordinator_status", title: "Coordinator status",
+		description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable " +
+			"endpoint (CDP; WebDriver BiDi at /session for a Firefox instance), port, connected clients, download dir, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
+		readOnly: true, idempotent: true,
+	}
+	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, error) {
+		st, err := d.c.Status(ctx)
+		if err != nil {
+			return toolError(def.name, err)
+		}
+		cs := d.statusOf(st)
+		var b strings.Builder
+		fmt.Fprintf(&b, "coordinator pid %d (cdpvisor %s), started %s, state file %s\n",
+			cs.PID, cs.Version, cs.StartedAt.Local().Format(time.DateTime), cs.StateFile)
+		for i, is := range st {
+			b.WriteString(instanceLine(is, i == 0))
+		}
+		return result(cs, b.String())
+	})
+}
+
+// statusOf is this coordinator as `cdpvisor status --json` shows it
+// (state.CoordinatorStatus), from the coordinator itself.
+func (d deps) statusOf(st []actors.InstanceStatus) state.CoordinatorStatus {
+	cs := state.CoordinatorStatus{
+		PID: os.Getpid(), PPID: os.Getppid(), StartedAt: d.started, Version: d.version,
+		StateFile: d.c.StatePath(), Live: true, Instances: make([]state.InstanceStatus, 0, len(st)),
+	}
+	// The coordinator keeps its start time, parent and version in its
+	// state file; status --json reads them there too.
+	if f, err := state.Read(cs.StateFile); err == nil && f.PID == cs.PID {
+		cs.PPID, cs.StartedAt, cs.Version = f.PPID, f.StartedAt, f.Version
+	}
+	for _, is := range st {
+		cs.Instances = append(cs.Instances, instanceStatus(is))
+	}
+	return cs
+}
