@@ -77,7 +77,7 @@ func Listen(port int) (net.Listener, error) {
 			return nil, remedy.With(fmt.Errorf("port %d on 127.0.0.1 is already in use: %w", port, err),
 				remedy.Change(remedy.Port), remedy.Say("stop what listens there"))
 		}
-		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
+		return nil, remedy.With(fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err), remedy.Change(remedy.Port))
 	}
 	return l, nil
 }

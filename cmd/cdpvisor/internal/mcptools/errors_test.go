@@ -53,7 +53,7 @@ func TestMCPErrorsSpeakMCP(t *testing.T) {
 		want []string
 	}{
 		{"browser_instance", map[string]any{"action": "new", "port": busyPort},
-			[]string{fmt.Sprintf("browser_instance new: port %d is in use; pass another port, or leave port out for a free one", busyPort)}},
+			[]string{fmt.Sprintf("browser_instance new: port %d on 127.0.0.1 is already in use", busyPort), "; pass another port, or leave port out for a free one, or stop what listens there"}},
 		{"browser_instance", map[string]any{"action": "new", "port": defPort},
 			[]string{fmt.Sprintf("port %d is the endpoint of %s", defPort, h.c.Default().ID), "leave port out"}},
 		{"browser_instance", map[string]any{"action": "new", "port": 0}, []string{"port 0", "from 1 to 65535", "leave port out"}},

@@ -48,9 +48,7 @@ func newInstance(ctx context.Context, d deps, tool string, b *string, headless *
 		if other, lookup := d.c.Instance(ctx, strconv.Itoa(req.Port)); lookup == nil {
 			return toolErrorf(tool, "port %d is the endpoint of %s already; use that instance, or pass another port, or leave port out for a free one", req.Port, other.ID)
 		}
-		return toolErrorf(tool, "port %d is in use; pass another port, or leave port out for a free one", req.Port)
-	case req.Port != 0 && strings.HasPrefix(err.Error(), "listen on "):
-		return toolErrorf(tool, "%w; pass another port, or leave port out for a free one", err)
+		return toolError(tool, err)
 	default:
 		return toolError(tool, err)
 	}
