@@ -148,6 +148,10 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	if err := downloads.Prepare(check); err != nil {
 		return nil, err
 	}
+	if c.guard != nil { // every launch is told to the guard before its spawn
+		opts.Guard = c.guard
+		c.guard.Downloads(downloadDir, tidy)
+	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
 	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log})
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
@@ -186,16 +190,9 @@ func (c *Coordinator) Run(ctx context.Context) error {
 	return err
 }
 
-// watch has the metrics count, and the watchdog guard, an instance's
-// browsers.
+// watch has the metrics count an instance's browsers.
 func (c *Coordinator) watch(ctx context.Context, inst *Instance) {
 	if err := c.metrics.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("its browsers are not counted in the metrics")
-	}
-	if c.guard == nil {
-		return
-	}
-	if err := c.guard.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
-		c.cfg.Log.Error().Err(err).Str("instance", inst.ID).Msg("its browsers may outlive a killed coordinator")
 	}
 }

@@ -54,7 +54,6 @@ func Run(ctx context.Context, cfg Config) error {
 	a := cfg.Args
 	root := suture.New("bridge", suture.Spec{EventHook: actor.SupervisorHook(cfg.Log), Timeout: 20 * time.Second})
 	source := cfg.Source
-	var guard func() error        // has the watchdog guard the bridge's own browser
 	var status proxy.StatusSource // the bridge's own browser says how it is
 	watch := func(c transport.Conn) transport.Conn { return c }
 	if source == nil {
@@ -74,28 +73,29 @@ func Run(ctx context.Context, cfg Config) error {
 			Launch: launch.Options{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
 				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort},
 		}
+		var w *watchdog.Actor
+		if cfg.WatchdogExe != "" {
+			// The guard is told of the launch before its spawn; a browser
+			// the bridge keeps (headed, on the user's profile) is let go.
+			w = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, Log: cfg.Log})
+			root.Add(w)
+			spec.Launch.Guard = w
+		}
 		ba := browser.New(spec)
 		dl, err := newDownloads(a.DownloadDir, ba, cfg.Log)
 		if err != nil {
 			return err
 		}
+		if w != nil {
+			w.Downloads(dl.Dir(), false)
+		}
 		root.Add(dl) // stops after the browser, hearing its exit
 		root.Add(ba)
 		source, status = ba, ba
 		watch = dl.Watch
-		if !keep && cfg.WatchdogExe != "" {
-			w := watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, Log: cfg.Log})
-			root.Add(w)
-			guard = func() error { return w.Watch(ctx, ba) }
-		}
 	}
 	done := root.ServeBackground(ctx)
 	defer func() { cancel(); <-done }()
-	if guard != nil {
-		if err := guard(); err != nil {
-			return err
-		}
-	}
 
 	ep, err := source.EnsureRunning(ctx)
 	if err != nil {

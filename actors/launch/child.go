@@ -48,21 +48,28 @@ func Start(ctx context.Context, opts Options, onStderr func(string), fam *Family
 			return nil, fmt.Errorf("prepare the profile %s: %w", p.UserDataDir, err)
 		}
 	}
-	if err := c.spawn(&p.Facts, opts, onStderr); err != nil {
+	if err := p.GuardLaunch(ctx, opts.Guard); err != nil {
 		_ = os.RemoveAll(scratch)
 		return nil, err
 	}
+	if err := c.spawn(&p.Facts, opts, onStderr); err != nil {
+		_ = os.RemoveAll(scratch)
+		p.ReleaseGuard()
+		return nil, err
+	}
+	p.GuardSpawned()
 	if err := c.awaitReady(ctx, p, opts.ReadyLimit()); err != nil {
 		_ = p.Stop()
 		return nil, c.launchError(p.Facts, err)
 	}
+	p.GuardSpawned()
 	return p, nil
 }
 
 func (c *child) spawn(f *Facts, opts Options, onStderr func(string)) error {
 	f.Args = c.fam.Args(opts, f.UserDataDir)
 	cmd := exec.Command(opts.Browser.Path, f.Args...)
-	cmd.Env = append(os.Environ(), c.fam.Env...)
+	cmd.Env = append(append(os.Environ(), c.fam.Env...), LaunchDirEnv+"="+c.scratch)
 	if tmp := filepath.Join(c.scratch, "tmp"); len(tmp) <= maxBrowserTmpDir && os.Mkdir(tmp, 0o700) == nil {
 		// Chromium leaves org.chromium.Chromium.* files in $TMPDIR when it
 		// is SIGTERMed; keeping them in the scratch dir removes them with it.

@@ -15,6 +15,10 @@ type Options struct {
 
 	ReadyTimeout time.Duration // 0 = ReadyTimeout
 	StopGrace    time.Duration // 0 = StopGrace: how long SIGTERM gets before SIGKILL
+
+	// Guard is told of each launch before its browser exists (the
+	// coordinator's watchdog); nil guards nothing.
+	Guard Guard
 }
 
 // Grace is how long a stop's SIGTERM gets before SIGKILL.

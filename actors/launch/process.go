@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -27,6 +29,9 @@ const TempPrefix = "cdpv-"
 type Process struct {
 	Facts
 	host Host
+	// guarded is the launch as its Guard holds it, released once this
+	// process has stopped the browser (or let it go) itself.
+	guarded Guarded
 
 	stopOnce sync.Once
 	stopErr  error
@@ -52,7 +57,28 @@ type Host interface {
 }
 
 // NewProcess is the Process of a browser that host runs.
-func NewProcess(f Facts, host Host) *Process { return &Process{Facts: f, host: host} }
+func NewProcess(f Facts, host Host) *Process {
+	return &Process{Facts: f, host: host, guarded: unguarded{}}
+}
+
+// GuardLaunch has g hold this launch (its temporary directory and profile
+// known, its browser not spawned yet); call it right before the spawn.
+func (p *Process) GuardLaunch(ctx context.Context, g Guard) (err error) {
+	p.guarded, err = guard(ctx, g, p.Facts)
+	if err != nil {
+		p.guarded = unguarded{}
+		return fmt.Errorf("the watchdog cannot guard the launch: %w", err)
+	}
+	return nil
+}
+
+// GuardSpawned tells the guard how the browser is known: right after the
+// spawn, and again once it is ready.
+func (p *Process) GuardSpawned() { p.guarded.Spawned(p.host.Identity(p.Facts)) }
+
+// ReleaseGuard is for a launch that failed before its browser existed,
+// once what it made is removed.
+func (p *Process) ReleaseGuard() { p.guarded.Release() }
 
 // Facts are what a launch found out about its browser.
 type Facts struct {
@@ -104,10 +130,19 @@ func (p *Process) Kill() error {
 // profile the user supplied); an attached browser is only let go. Safe to
 // call more than once.
 func (p *Process) Stop() error {
-	p.stopOnce.Do(func() { p.stopErr = p.host.Stop(p.Facts) })
+	p.stopOnce.Do(func() {
+		if p.stopErr = p.host.Stop(p.Facts); p.stopErr == nil {
+			p.guarded.Release() // a browser that would not exit stays the guard's
+		}
+	})
 	return p.stopErr
 }
 
 // Detach lets go of a launched browser that should outlive this process:
 // it keeps running on its profile, which is kept.
-func (p *Process) Detach() { p.stopOnce.Do(p.host.Detach) }
+func (p *Process) Detach() {
+	p.stopOnce.Do(func() {
+		p.host.Detach()
+		p.guarded.Release()
+	})
+}

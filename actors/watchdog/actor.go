@@ -1,6 +1,8 @@
-// Package watchdog guards against a coordinator killed without cleaning up:
-// the WatchdogActor starts one detached `cdpvisor watchdog` process per
-// launched browser, that process's clean-up, and the start-up reaper.
+// Package watchdog guards against a coordinator killed without cleaning up.
+// The WatchdogActor starts one detached guard process (`cdpvisor watchdog`)
+// with the coordinator, before any browser exists, and tells it of every
+// launch before its spawn; the guard's own clean-up; and the start-up
+// reaper for what older coordinators left.
 package watchdog
 
 import (
@@ -12,139 +14,256 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // Spec configures the Actor.
 type Spec struct {
 	Exe       string // the cdpvisor executable that runs `cdpvisor watchdog`
-	StateFile string // this coordinator's state file, for the watchdog to remove
+	StateFile string // this coordinator's state file, for the guard to remove
 	Log       zerolog.Logger
 }
 
-// Actor starts one detached `cdpvisor watchdog` per browser the
-// coordinator launched. Each holds the read end of a pipe whose write end
-// only this process holds: when the coordinator dies, however (SIGKILL
-// included), the pipe reads EOF and the watchdog ends the browser and
-// removes what the coordinator would have. A stop or exit the coordinator
-// handled itself releases the watchdog.
+// Actor owns the guard process and the pipe to it. Only this process
+// holds the pipe's write end: when the coordinator dies, however (SIGKILL
+// included), the guard reads EOF without "bye", ends every browser it was
+// told of and removes what the coordinator would have. It implements
+// launch.Guard: a launch asks it before spawning a browser.
 type Actor struct {
-	spec   Spec
-	events chan browser.Event
+	spec    Spec
+	mailbox chan any
+	stopped chan struct{} // closed when Serve returns: nobody reads the mailbox after
 }
 
-// New makes the actor; Watch has it guard a BrowserActor's browsers.
+// New makes the actor; its guard process starts when it is served.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, events: make(chan browser.Event, 64)}
+	return &Actor{spec: spec, mailbox: make(chan any, 64), stopped: make(chan struct{})}
 }
 
 func (w *Actor) String() string { return "watchdog" }
 
-// Watch has the watchdog guard every browser b launches from now on, and
-// one already running: it subscribes to b's events without loss.
-func (w *Actor) Watch(ctx context.Context, b *browser.Actor) error {
-	if _, err := b.Subscribe(ctx, w.events, browser.Lossless); err != nil {
-		return fmt.Errorf("the watchdog could not watch %s: %w", b, err)
+type (
+	launching struct {
+		f     launch.Facts
+		reply chan int
 	}
-	return nil
+	toGuard    struct{ m message } // spawned, release, downloads
+	guardEnded struct{ g *guardProcess }
+)
+
+// Launching implements launch.Guard: the launch is written to the guard's
+// pipe before it returns, so the browser spawned next is guarded from its
+// first instant.
+func (w *Actor) Launching(ctx context.Context, f launch.Facts) (launch.Guarded, error) {
+	ctx, cancel := w.whileServed(ctx)
+	defer cancel()
+	id, err := actor.Ask(ctx, w.mailbox, func(reply chan int) any { return launching{f: f, reply: reply} })
+	if err != nil {
+		return nil, fmt.Errorf("the watchdog is not running: %w", err)
+	}
+	return guarded{w: w, id: id}, nil
 }
 
-type guardKey struct {
-	instance string
-	gen      int
+// Downloads has the guard clear dir of partial downloads if the
+// coordinator dies (and remove it when empty, if tidy).
+func (w *Actor) Downloads(dir string, tidy bool) {
+	w.tell(message{Op: opDownloads, Dir: dir, Tidy: tidy})
 }
 
-// guard is one running watchdog process.
-type guard struct {
-	cmd  *exec.Cmd
-	pipe *os.File // the write end: closing it without the release byte means "I died"
-	done chan struct{}
+// tell queues m for the guard; after Serve there is no guard to tell.
+func (w *Actor) tell(m message) {
+	select {
+	case w.mailbox <- toGuard{m}:
+	case <-w.stopped:
+	}
 }
 
-// watchdogShutdownWait bounds how long a stopping coordinator waits for its
-// browsers' exits before releasing their watchdogs.
-const watchdogShutdownWait = 20 * time.Second
-
-// Serve starts and releases watchdogs until ctx is done; then it waits for
-// the browsers to be stopped and releases the rest.
-func (w *Actor) Serve(ctx context.Context) error {
-	guards := map[guardKey]*guard{}
-	for {
+// whileServed is ctx, ended too when Serve returns.
+func (w *Actor) whileServed(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() { // owned: ends with ctx, which the caller cancels on return
 		select {
-		case ev := <-w.events:
-			w.handle(ev, guards)
+		case <-w.stopped:
+			cancel()
 		case <-ctx.Done():
-			deadline := time.After(watchdogShutdownWait)
-			for len(guards) > 0 {
-				select {
-				case ev := <-w.events:
-					w.handle(ev, guards)
-				case <-deadline:
-					for key := range guards {
-						w.release(key, guards)
-					}
-				}
-			}
+		}
+	}()
+	return ctx, cancel
+}
+
+// guarded is one launch the guard holds.
+type guarded struct {
+	w  *Actor
+	id int
+}
+
+func (g guarded) Spawned(id proc.BrowserIdentity) {
+	g.w.tell(message{Op: opSpawned, ID: g.id, Browser: &id})
+}
+
+func (g guarded) Release() { g.w.tell(message{Op: opRelease, ID: g.id}) }
+
+// shutdownWait bounds how long a stopping coordinator waits for its
+// browsers to be stopped before leaving the rest to the guard.
+const shutdownWait = 20 * time.Second
+
+// Serve starts the guard process and feeds it until ctx is done; then it
+// waits for the browsers to be stopped, says bye and lets the guard go. A
+// guard that dies meanwhile is started again and told everything it held.
+func (w *Actor) Serve(ctx context.Context) error {
+	defer close(w.stopped)
+	t := &table{launches: map[int]message{}}
+	g := w.startGuard(t)
+	defer func() { g.close(t.empty()) }()
+	done := ctx.Done()
+	var deadline <-chan time.Time // set once ctx is done: the loop then waits for releases
+	for {
+		if deadline != nil && t.empty() {
+			return ctx.Err()
+		}
+		select {
+		case msg := <-w.mailbox:
+			g = w.handle(msg, t, g)
+		case <-done:
+			done, deadline = nil, time.After(shutdownWait)
+		case <-deadline:
+			w.spec.Log.Warn().Int("launches", len(t.launches)).Msg("browsers not stopped in time: the watchdog ends them")
 			return ctx.Err()
 		}
 	}
 }
 
-func (w *Actor) handle(ev browser.Event, guards map[guardKey]*guard) {
-	switch ev := ev.(type) {
-	case browser.Ready:
-		ep := ev.Endpoint
-		if ep.Ownership != "launched" || (ep.Pid <= 0 && ep.Identity.WindowsPid <= 0) {
-			return // never guard (and so never kill) a browser cdpvisor did not start
+func (w *Actor) handle(msg any, t *table, g *guardProcess) *guardProcess {
+	switch msg := msg.(type) {
+	case launching:
+		t.last++
+		m := message{Op: opLaunch, ID: t.last, TempDir: msg.f.TempDir, Profile: msg.f.UserDataDir,
+			TempProfile: msg.f.TempProfile, Windows: msg.f.Browser.Windows}
+		t.launches[m.ID] = m
+		g.send(m)
+		msg.reply <- m.ID
+	case toGuard:
+		t.record(msg.m)
+		g.send(msg.m)
+	case guardEnded:
+		if msg.g == g && !g.closing {
+			w.spec.Log.Error().Msg("the watchdog process ended; starting it again")
+			return w.startGuard(t)
 		}
-		key := guardKey{ep.Instance, ep.Generation}
-		if _, dup := guards[key]; dup {
-			return // one watchdog per browser
+	}
+	return g
+}
+
+// table is what the guard holds, to tell a restarted one.
+type table struct {
+	last     int
+	launches map[int]message // by id: the launch, then its latest spawned
+	folders  []message
+}
+
+func (t *table) record(m message) {
+	switch m.Op {
+	case opSpawned:
+		if l, ok := t.launches[m.ID]; ok {
+			l.Browser = m.Browser
+			t.launches[m.ID] = l
 		}
-		g, err := w.start(ep)
-		if err != nil {
-			w.spec.Log.Error().Err(err).Int("pid", ep.Pid).Int("windowsPid", ep.Identity.WindowsPid).Msg("no watchdog for this browser: it may outlive a killed coordinator")
-			return
-		}
-		guards[key] = g
-	case browser.Exited:
-		w.release(guardKey{ev.Instance, ev.Generation}, guards)
+	case opRelease:
+		delete(t.launches, m.ID)
+	case opDownloads:
+		t.folders = append(t.folders, m)
 	}
 }
 
-func (w *Actor) start(ep browser.Endpoint) (*guard, error) {
-	spec := ProcessSpec{Browser: ep.Identity, RemoveDir: ep.TempDir, StateFile: w.spec.StateFile, CoordinatorPID: os.Getpid()}
+func (t *table) empty() bool { return len(t.launches) == 0 }
+
+// replay is what a new guard must be told: each held launch (as one
+// launch line and its latest spawned line) and each folder.
+func (t *table) replay() []message {
+	var out []message
+	for _, l := range t.launches {
+		launchOnly := l
+		launchOnly.Browser = nil
+		out = append(out, launchOnly)
+		if l.Browser != nil {
+			out = append(out, message{Op: opSpawned, ID: l.ID, Browser: l.Browser})
+		}
+	}
+	return append(out, t.folders...)
+}
+
+// guardProcess is one running `cdpvisor watchdog`.
+type guardProcess struct {
+	cmd     *exec.Cmd
+	pipe    *os.File // the write end
+	done    chan struct{}
+	closing bool
+	log     zerolog.Logger
+}
+
+// startGuard starts the guard process and tells it what t holds. Without
+// one (no executable), launches go unguarded, as the log says.
+func (w *Actor) startGuard(t *table) *guardProcess {
+	spec := GuardSpec{CoordinatorPID: os.Getpid(), StateFile: w.spec.StateFile, TempRoot: os.TempDir()}
+	g := &guardProcess{done: make(chan struct{}), log: w.spec.Log}
 	r, pw, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(w.spec.Exe, append([]string{"watchdog"}, spec.Args()...)...)
-	cmd.ExtraFiles = []*os.File{r} // fd 3 in the watchdog
-	cmd.SysProcAttr = detachedProcAttr()
-	if err := cmd.Start(); err != nil {
+	if err == nil {
+		g.cmd = exec.Command(w.spec.Exe, append([]string{"watchdog"}, spec.Args()...)...)
+		g.cmd.ExtraFiles = []*os.File{r} // fd 3 in the guard
+		g.cmd.SysProcAttr = detachedProcAttr()
+		err = g.cmd.Start()
 		r.Close()
-		pw.Close()
-		return nil, err
 	}
-	r.Close()
-	g := &guard{cmd: cmd, pipe: pw, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(g.done) }() // reaps it; ends with the watchdog
-	w.spec.Log.Debug().Int("watchdog", cmd.Process.Pid).Int("browser", ep.Pid).Msg("watchdog started")
-	return g, nil
+	if err != nil {
+		if pw != nil {
+			pw.Close()
+		}
+		close(g.done)
+		g.closing = true
+		w.spec.Log.Error().Err(err).Msg("no watchdog process: a browser may outlive a killed coordinator")
+		return g
+	}
+	g.pipe = pw
+	go func() { // owned: reaps the guard, and tells the actor when it ends
+		_ = g.cmd.Wait()
+		close(g.done)
+		select {
+		case w.mailbox <- guardEnded{g}:
+		case <-w.stopped:
+		}
+	}()
+	w.spec.Log.Debug().Int("watchdog", g.cmd.Process.Pid).Msg("watchdog started")
+	for _, m := range t.replay() {
+		g.send(m)
+	}
+	return g
 }
 
-// release tells a watchdog its browser was handled, and waits for it.
-func (w *Actor) release(key guardKey, guards map[guardKey]*guard) {
-	g, ok := guards[key]
-	if !ok {
+func (g *guardProcess) send(m message) {
+	if g.pipe == nil {
 		return
 	}
-	delete(guards, key)
-	_, _ = g.pipe.Write([]byte{releaseByte})
+	if _, err := g.pipe.Write(m.line()); err != nil {
+		g.log.Warn().Err(err).Str("op", string(m.Op)).Msg("the watchdog did not hear")
+	}
+}
+
+// close lets the guard go: with bye when everything was handled, without
+// (it cleans up what is left) when not.
+func (g *guardProcess) close(handled bool) {
+	if g.pipe == nil {
+		return
+	}
+	g.closing = true
+	if handled {
+		g.send(message{Op: opBye})
+	}
 	g.pipe.Close()
 	select {
 	case <-g.done:
-	case <-time.After(2 * time.Second):
+	case <-time.After(10 * time.Second):
 		_ = g.cmd.Process.Kill()
 		<-g.done
 	}

@@ -1,10 +1,10 @@
 package watchdog
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,77 +15,87 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
-// ProcessSpec is what a watchdog process is told about the browser it
-// guards (its command line).
-type ProcessSpec struct {
-	Browser        proc.BrowserIdentity
-	RemoveDir      string // the launch's temporary directory, removed after the browser
-	StateFile      string // the coordinator's state file
-	CoordinatorPID int
-}
-
-// Args is the watchdog's command line after "watchdog".
-func (s ProcessSpec) Args() []string {
-	args := []string{
-		"--browser-pid", fmt.Sprint(s.Browser.Pid), "--exe", s.Browser.Exe,
-		"--user-data-dir", s.Browser.UserDataDir, "--coordinator-pid", fmt.Sprint(s.CoordinatorPID),
-	}
-	if s.Browser.Headless {
-		args = append(args, "--headless")
-	}
-	if s.Browser.WindowsPid > 0 {
-		args = append(args, "--windows-pid", fmt.Sprint(s.Browser.WindowsPid), "--port", fmt.Sprint(s.Browser.Port))
-	}
-	if s.RemoveDir != "" {
-		args = append(args, "--remove", s.RemoveDir)
-	}
-	if s.StateFile != "" {
-		args = append(args, "--state-file", s.StateFile)
-	}
-	return args
-}
-
-// releaseByte on the pipe tells the watchdog its coordinator let go on
-// purpose; EOF without it means the coordinator died.
-const releaseByte = 'x'
-
-// Wait blocks on the pipe from the coordinator and reports whether
-// the coordinator died (EOF) rather than releasing the watchdog.
-func Wait(pipe io.Reader) (coordinatorDied bool) {
-	var b [1]byte
-	n, _ := pipe.Read(b[:])
-	return n == 0 || b[0] != releaseByte
-}
-
-// endGrace is the watchdog's SIGTERM grace: the whole cleanup must fit in
+// endGrace is the guard's SIGTERM grace: the whole cleanup must fit in
 // the 2 s a user waits.
 const endGrace = time.Second
 
-// Cleanup ends the guarded browser, if that pid still is that
-// browser (a reused pid is left alone), then removes the temporary
-// directory and the dead coordinator's state files.
-func Cleanup(s ProcessSpec, sys launch.System, log zerolog.Logger) {
-	if s.Browser.WindowsPid > 0 {
-		cleanupWindows(s, sys, log)
+// endLaunch ends the browser of a launch the dead coordinator had not
+// released and removes the launch's directory: its process group when the
+// guard was told the pid (and it still is that browser), and in any case
+// every process that carries the launch's mark, so that a browser spawned
+// an instant before the coordinator died, its pid never told, goes too.
+func endLaunch(l message, sys launch.System, log zerolog.Logger) {
+	if l.Windows {
+		endWindowsLaunch(l, sys, log)
 		return
 	}
-	if err := s.Browser.Verify(); err != nil {
-		log.Info().Err(err).Msg("browser not ended: it is gone, or the pid is not that browser any more")
-	} else {
-		proc.EndGroup(s.Browser.Pid, endGrace)
-		log.Info().Int("pid", s.Browser.Pid).Msg("ended the browser of a dead coordinator")
+	if id := l.Browser; id != nil && id.Pid > 0 && isLaunchOf(*id, l.TempDir) {
+		proc.EndGroup(id.Pid, endGrace)
+		log.Info().Int("pid", id.Pid).Msg("ended the browser of a dead coordinator")
 	}
-	if s.RemoveDir != "" {
-		removeTempDir(s.RemoveDir, log)
+	sweepLaunch(l.TempDir, log)
+	removeTempDir(l.TempDir, log)
+}
+
+// isLaunchOf tells the guarded browser from a process that reused its pid:
+// it carries the launch's mark (Linux), or its identity still holds.
+func isLaunchOf(id proc.BrowserIdentity, dir string) bool {
+	if marked, err := proc.WithEnv(launch.LaunchDirEnv, dir); err == nil && slices.Contains(marked, id.Pid) {
+		return true
 	}
-	if s.StateFile != "" {
-		removeStateOf(s.StateFile, s.CoordinatorPID, log)
+	return id.Verify() == nil
+}
+
+// sweepWait bounds how long a sweep chases the processes of a launch.
+const sweepWait = 2 * time.Second
+
+// sweepLaunch kills what is left of a launch in dir: the processes that
+// carry its mark (every process it spawned, on Linux) and the browsers
+// whose profile lies in dir (a temporary profile, on every OS).
+func sweepLaunch(dir string, log zerolog.Logger) {
+	if dir == "" {
+		return
+	}
+	for end := time.Now().Add(sweepWait); ; time.Sleep(50 * time.Millisecond) {
+		pids := launchProcesses(dir)
+		if len(pids) == 0 || time.Now().After(end) {
+			return
+		}
+		for _, pid := range pids {
+			_ = proc.SignalGroup(pid, true) // a group leader's helpers with it
+			_ = proc.Kill(pid)
+			log.Info().Int("pid", pid).Str("dir", dir).Msg("ended a process of a dead coordinator's launch")
+		}
+	}
+}
+
+func launchProcesses(dir string) []int {
+	pids, _ := proc.WithEnv(launch.LaunchDirEnv, dir)
+	browsers, _ := proc.BrowsersUnder(dir)
+	for _, b := range browsers {
+		if !slices.Contains(pids, b.Pid) {
+			pids = append(pids, b.Pid)
+		}
+	}
+	return pids
+}
+
+// sweepTempRoot ends and removes the launches of the dead coordinator that
+// the guard never heard of: a directory made an instant before it died.
+func sweepTempRoot(spec GuardSpec, log zerolog.Logger) {
+	dirs, _ := filepath.Glob(filepath.Join(spec.TempRoot, launch.TempPrefix+strconv.Itoa(spec.CoordinatorPID)+"-*"))
+	for _, dir := range dirs {
+		sweepLaunch(dir, log)
+		removeTempDir(dir, log)
 	}
 }
 
 // removeTempDir removes a launch directory unless a browser still runs on
 // it (one whose identity did not match: never delete under a live process).
 func removeTempDir(dir string, log zerolog.Logger) {
+	if dir == "" {
+		return
+	}
 	if !strings.HasPrefix(filepath.Base(dir), launch.TempPrefix) {
 		log.Warn().Str("dir", dir).Msg("not a cdpvisor temporary directory; kept")
 		return

@@ -14,7 +14,6 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
-	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -125,13 +124,14 @@ func TestReapRemovesOldUnreadableStateFilesOnly(t *testing.T) {
 	}
 }
 
-// The watchdog's clean-up after its coordinator died keeps the port too.
-func TestCleanupKeepsTheDeadCoordinatorsPort(t *testing.T) {
+// The guard's clean-up after its coordinator died keeps the port too.
+func TestGuardKeepsTheDeadCoordinatorsPort(t *testing.T) {
 	dir := t.TempDir()
 	pid := actortest.DeadPID(t)
 	path := writeState(t, dir, state.File{Port: 4324, PID: pid, PPID: 88})
-	Cleanup(ProcessSpec{Browser: proc.BrowserIdentity{Pid: actortest.DeadPID(t)}, StateFile: path, CoordinatorPID: pid},
-		launch.System{}, zerolog.New(zerolog.NewTestWriter(t)))
+	r, w, _ := os.Pipe()
+	w.Close() // it died
+	Guard(r, GuardSpec{CoordinatorPID: pid, StateFile: path, TempRoot: t.TempDir()}, launch.System{}, zerolog.New(zerolog.NewTestWriter(t)))
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("state file kept: %v", err)
 	}

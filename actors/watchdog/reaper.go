@@ -46,6 +46,7 @@ func Reap(sys launch.System, stateDir, tmpDir string, log zerolog.Logger) {
 			proc.EndGroup(b.Pid, endGrace)
 			log.Info().Int("pid", b.Pid).Str("dir", dir).Msg("ended a browser left by a dead coordinator")
 		}
+		sweepLaunch(dir, log) // its helpers, and a browser on a profile of the user's
 		removeTempDir(dir, log)
 	}
 	reapWindows(sys, log)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
 // leftovers lists what a coordinator with pid left: its temporary
@@ -80,27 +82,15 @@ func onlyBrowser(t *testing.T, coordinator int, exe string) int {
 	return browsers[0]
 }
 
-// watchdogOf returns the watchdog process guarding browser.
-func watchdogOf(t *testing.T, coordinator, browser int) int {
+// guardOf waits for the coordinator's guard (`cdpvisor watchdog`): it
+// starts with the coordinator, before any browser, and guards them all.
+func guardOf(t *testing.T, coordinator int) int {
 	t.Helper()
-	for _, pid := range actortest.Children(coordinator) {
-		if strings.Contains(actortest.Cmdline(pid), fmt.Sprintf("watchdog --browser-pid %d ", browser)) {
-			return pid
-		}
-	}
-	t.Fatalf("no watchdog for browser %d among %v", browser, actortest.Children(coordinator))
-	return 0
-}
-
-// awaitWatchdog waits until the coordinator has started a watchdog: it
-// does so just after its browser is ready, a moment after the endpoint
-// answered.
-func awaitWatchdog(t *testing.T, coordinator int) {
-	t.Helper()
+	want := fmt.Sprintf(" watchdog --coordinator-pid %d ", coordinator)
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		for _, pid := range actortest.Children(coordinator) {
-			if strings.Contains(actortest.Cmdline(pid), " watchdog ") {
-				return
+			if strings.Contains(actortest.Cmdline(pid), want) {
+				return pid
 			}
 		}
 		if time.Now().After(end) {
@@ -109,22 +99,21 @@ func awaitWatchdog(t *testing.T, coordinator int) {
 	}
 }
 
-// runWatchdogFor starts `cdpvisor watchdog` for a process and then drops
-// its pipe as a dying coordinator would; it returns once the watchdog ended.
+// runWatchdogFor starts `cdpvisor watchdog`, tells it of a launch whose
+// browser is pid, and then drops its pipe as a dying coordinator would; it
+// returns once the watchdog ended.
 func runWatchdogFor(t *testing.T, pid int, exe, profile string, headless bool) {
 	t.Helper()
 	r, w, _ := os.Pipe()
-	args := []string{"watchdog", "--browser-pid", fmt.Sprint(pid), "--exe", exe, "--user-data-dir", profile, "--coordinator-pid", "1"}
-	if headless {
-		args = append(args, "--headless")
-	}
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary, "watchdog", "--coordinator-pid", fmt.Sprint(actortest.DeadPID(t)), "--temp-root", t.TempDir())
 	cmd.ExtraFiles = []*os.File{r}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
-	w.Close() // EOF without the release byte: "the coordinator died"
+	id, _ := json.Marshal(proc.BrowserIdentity{Pid: pid, Exe: exe, UserDataDir: profile, Headless: headless})
+	fmt.Fprintf(w, "{\"op\":\"launch\",\"id\":1,\"profile\":%q}\n{\"op\":\"spawned\",\"id\":1,\"browser\":%s}\n", profile, id)
+	w.Close() // EOF without bye: "the coordinator died"
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
@@ -233,7 +222,7 @@ func waitFile(t *testing.T, path string) {
 	}
 }
 
-// When the watchdog was killed too, the next coordinator's start-up reaper
+// When the guard was killed too, the next coordinator's start-up reaper
 // cleans what the dead one left.
 func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
 	fake := actortest.FakeBrowser(t)
@@ -242,12 +231,14 @@ func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
 	browser := onlyBrowser(t, s.cmd.Process.Pid, fake)
-	wd := watchdogOf(t, s.cmd.Process.Pid, browser)
-	_ = syscall.Kill(wd, syscall.SIGKILL)
-	waitGone(t, wd)
+	// Both die at once: the guard, stopped first, cannot see its coordinator go.
+	wd := guardOf(t, s.cmd.Process.Pid)
+	_ = syscall.Kill(wd, syscall.SIGSTOP)
 	_ = s.cmd.Process.Kill()
 	_ = <-s.done
 	s.done <- nil
+	_ = syscall.Kill(wd, syscall.SIGKILL)
+	waitGone(t, wd)
 	time.Sleep(500 * time.Millisecond)
 	if !actortest.Alive(browser) || len(leftovers(s.cmd.Process.Pid, stateDir)) == 0 {
 		t.Fatalf("nothing was left to reap (browser alive %v, left %v): the test proves nothing", actortest.Alive(browser), leftovers(s.cmd.Process.Pid, stateDir))
@@ -292,4 +283,25 @@ func TestMCPStopsWhenItsParentDies(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
 		t.Fatalf("state files left: %v", left)
 	}
+}
+
+// A guard killed on its own is started again and told every launch it
+// held: the coordinator's death later still ends its browser.
+func TestAKilledGuardIsStartedAgain(t *testing.T) {
+	fake := actortest.FakeBrowser(t)
+	stateDir := t.TempDir()
+	s := startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	browser := onlyBrowser(t, s.cmd.Process.Pid, fake)
+	first := guardOf(t, s.cmd.Process.Pid)
+	_ = syscall.Kill(first, syscall.SIGKILL)
+	waitGone(t, first)
+	if again := guardOf(t, s.cmd.Process.Pid); again == first {
+		t.Fatal("no new guard")
+	}
+	_ = s.cmd.Process.Kill()
+	_ = <-s.done
+	s.done <- nil
+	waitClean(t, browser, s.cmd.Process.Pid, filepath.Join(stateDir, "none"))
 }

@@ -120,7 +120,7 @@ func TestRestartedCoordinatorTakesOverTheKilledOnesPort(t *testing.T) {
 		first := startServe(t, nil, "--browser", fake, "--state-dir", dir)
 		if launched { // its watchdog removes the state file after the kill
 			endpointAnswers(t, first.endpoint)
-			awaitWatchdog(t, first.cmd.Process.Pid)
+			guardOf(t, first.cmd.Process.Pid)
 		}
 		if err := first.cmd.Process.Kill(); err != nil {
 			t.Fatal(err)

@@ -12,20 +12,6 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
-// windowsWatchdogOf returns the watchdog guarding the Windows browser winPid.
-func windowsWatchdogOf(t *testing.T, coordinator, winPid int) int {
-	t.Helper()
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		for _, pid := range actortest.Children(coordinator) {
-			if strings.Contains(actortest.Cmdline(pid), fmt.Sprintf("--windows-pid %d ", winPid)) {
-				return pid
-			}
-		}
-	}
-	t.Fatalf("no watchdog for Windows pid %d among %v", winPid, actortest.Children(coordinator))
-	return 0
-}
-
 // A run killed with its watchdog leaves its Windows browser and profile;
 // the next coordinator's start-up reaper ends that browser by its Windows
 // pid and removes the profile, and leaves alone a user's own Chrome, a live
@@ -38,12 +24,13 @@ func TestWSLReaperCleansWhatAKilledRunLeft(t *testing.T) {
 	getJSON(t, s.endpoint+"/json/version", &version)
 	left := onlyWindowsBrowser(t, win)
 	profiles := win.TempProfiles()
-	wd := windowsWatchdogOf(t, s.cmd.Process.Pid, left.WinPid)
-	_ = syscall.Kill(wd, syscall.SIGKILL)
-	waitGone(t, wd)
+	wd := guardOf(t, s.cmd.Process.Pid) // both die at once: the guard, stopped, cannot see its coordinator go
+	_ = syscall.Kill(wd, syscall.SIGSTOP)
 	_ = s.cmd.Process.Kill()
 	<-s.done
 	s.done <- nil
+	_ = syscall.Kill(wd, syscall.SIGKILL)
+	waitGone(t, wd)
 	time.Sleep(300 * time.Millisecond)
 	if len(win.Running()) != 1 || len(profiles) != 1 {
 		t.Fatalf("nothing was left to reap (running %+v, profiles %v): the test proves nothing", win.Running(), profiles)

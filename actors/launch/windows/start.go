@@ -80,15 +80,22 @@ func StartOrAttach(ctx context.Context, sys launch.System, opts launch.Options, 
 		_ = os.Remove(p.UserDataDir + "/DevToolsActivePort")
 	}
 	p.Args = windowsArgs(opts, h.winProfile)
-	if err := h.spawn(ctx, p, exe, opts.Headless); err != nil {
+	if err := p.GuardLaunch(ctx, opts.Guard); err != nil {
 		h.removeTemp(p.Facts)
 		return nil, err
 	}
+	if err := h.spawn(ctx, p, exe, opts.Headless); err != nil {
+		h.removeTemp(p.Facts)
+		p.ReleaseGuard()
+		return nil, err
+	}
+	p.GuardSpawned()
 	if err := h.awaitReady(ctx, p, opts.ReadyLimit()); err != nil {
 		le := h.launchError(p.Browser.Path, err)
 		_ = p.Stop()
 		return nil, le
 	}
+	p.GuardSpawned()
 	return p, nil
 }
 
