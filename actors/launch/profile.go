@@ -90,7 +90,7 @@ var (
 	// OwnProfile: the profile is cdpvisor's own setting, not a switch.
 	OwnProfile = remedy.Fix{Do: remedy.GivePath, Setting: remedy.UserDataDir, Value: "the profile", Text: "instead"}
 	// StableEndpoint: the browser's port is cdpvisor's; clients use the endpoint.
-	StableEndpoint = remedy.Say("cdpvisor picks the browser's port; clients connect to the stable endpoint")
+	StableEndpoint = remedy.Fix{Do: remedy.UseEndpoint, Setting: remedy.Port}
 )
 
 // OwnedSwitch refuses a browser switch cdpvisor sets itself, naming it

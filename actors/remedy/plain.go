@@ -35,6 +35,8 @@ func (plainWords) Say(f Fix) string {
 		s = "close an instance"
 	case ListBrowsers:
 		s = "list the installed browsers"
+	case UseEndpoint:
+		s = "cdpvisor picks the browser's port; clients connect to the stable endpoint"
 	}
 	if f.Text != "" {
 		s += " " + f.Text

@@ -40,6 +40,7 @@ const (
 	NewInstance                 // run browser Value in an instance of its own
 	CloseInstance               // close an instance to make room
 	ListBrowsers                // look at what is installed
+	UseEndpoint                 // clients connect to the stable endpoint, not the browser's own port
 	Plainly                     // Text says it in words valid everywhere
 )
 

@@ -55,6 +55,8 @@ func (cliWords) Say(f remedy.Fix) string {
 		s = fmt.Sprintf("create an instance of its own with the MCP tool browser_instance {\"action\": \"new\", \"browser\": %q}", f.Value)
 	case remedy.CloseInstance:
 		s = "close one with the MCP tool browser_instance close"
+	case remedy.UseEndpoint:
+		s = "cdpvisor picks the browser's port; clients connect to the stable endpoint (--port)"
 	case remedy.ListBrowsers:
 		s = "run `cdpvisor browsers` to see what is installed"
 	}

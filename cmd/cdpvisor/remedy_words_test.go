@@ -50,7 +50,7 @@ func TestEveryRemedyNamesAFlagOnTheCommandLineAndAnArgumentInMCP(t *testing.T) {
 		{"profile switch", chromium.CheckExtraArgs([]string{"--user-data-dir=/a b"}),
 			"give the profile with --user-data-dir instead", "pass the profile as user_data_dir instead"},
 		{"port switch", chromium.CheckExtraArgs([]string{"--remote-debugging-port=9"}),
-			"clients connect to the stable endpoint", "clients connect to the stable endpoint"},
+			"clients connect to the stable endpoint (--port)", "clients connect to the stable endpoint (see coordinator_status)"},
 		{"firefox profile name", firefox.CheckArgs([]string{"-P", "x"}),
 			"give the profile directory with --user-data-dir (a directory, not a profile name)",
 			"pass the profile directory as user_data_dir (a directory, not a profile name)"},

@@ -33,7 +33,7 @@ func TestCheckFirefoxArgsRefusesWhatCdpvisorSets(t *testing.T) {
 		}
 		// What to do instead is data: the profile is cdpvisor's own setting.
 		fixes := remedy.Fixes(err)
-		if len(fixes) != 1 || (fixes[0].Setting != remedy.UserDataDir && !strings.Contains(fixes[0].Text, "stable endpoint")) {
+		if len(fixes) != 1 || (fixes[0].Setting != remedy.UserDataDir && fixes[0].Do != remedy.UseEndpoint) {
 			t.Errorf("%s: fixes %+v, want the profile setting or the stable endpoint", arg, fixes)
 		}
 	}

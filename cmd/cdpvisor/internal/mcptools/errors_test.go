@@ -69,7 +69,7 @@ func TestMCPErrorsSpeakMCP(t *testing.T) {
 		{"coordinator_stop_browser", map[string]any{"instance": "inst_nope"}, []string{"unknown instance", "pass instance as one of those ids or ports, or leave instance out"}},
 		{"coordinator_launch_browser", map[string]any{"user_data_dir": notDir}, []string{"not a directory", "leave user_data_dir out"}},
 		{"coordinator_launch_browser", map[string]any{"args": []any{"--user-data-dir=/tmp/x"}}, []string{`the browser switch "user-data-dir" is cdpvisor's to set`, "pass the profile as user_data_dir instead"}},
-		{"coordinator_launch_browser", map[string]any{"args": []any{"--remote-debugging-port=9"}}, []string{"clients connect to the stable endpoint"}},
+		{"coordinator_launch_browser", map[string]any{"args": []any{"--remote-debugging-port=9"}}, []string{"clients connect to the stable endpoint (see coordinator_status)"}},
 		{"coordinator_launch_browser", map[string]any{"args": "--lang=de"}, []string{`argument "args" must be an array of strings, not a string`}},
 		{"coordinator_launch_browser", map[string]any{"browser": "/nonexistent/chrome"}, []string{"not an executable"}},
 		{"coordinator_restart_browser", map[string]any{"force": "yes"}, []string{`argument "force" must be a boolean`}},

@@ -57,6 +57,8 @@ func (mcpWords) Say(f remedy.Fix) string {
 		s = fmt.Sprintf("create an instance of its own with browser_instance {\"action\": \"new\", \"browser\": %q}", f.Value)
 	case remedy.CloseInstance:
 		s = "close one with browser_instance close (id: an instance id or port), then call new again"
+	case remedy.UseEndpoint:
+		s = "cdpvisor picks the browser's port; clients connect to the stable endpoint (see coordinator_status)"
 	case remedy.ListBrowsers:
 		s = "call coordinator_list_browsers to see what is installed"
 	}
