@@ -379,9 +379,11 @@ func crashBrowser(t *testing.T, k *killTry, s *served) {
 	}
 	actortest.KillPid(t, pid)
 	// Its helper, reparented, is still the try's: it goes with the
-	// browser's process group, as the watchdog, released, goes too.
+	// browser's process group. The coordinator's guard stays, as it does.
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		others := slices.DeleteFunc(k.processes(), func(pid int) bool { return pid == s.cmd.Process.Pid })
+		others := slices.DeleteFunc(k.processes(), func(pid int) bool {
+			return pid == s.cmd.Process.Pid || strings.Contains(actortest.Cmdline(pid), " watchdog ")
+		})
 		if len(others) == 0 && len(k.tempDirs()) == 0 {
 			return
 		}
