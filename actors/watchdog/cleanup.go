@@ -122,10 +122,7 @@ func removeStateOf(path string, pid int, log zerolog.Logger) {
 // removeDeadState removes the state file of a coordinator that was killed,
 // keeping its port in the record of ended coordinators for the next one.
 func removeDeadState(path string, s state.File, log zerolog.Logger) {
-	if err := state.RecordEnded(filepath.Dir(path), s); err != nil {
-		log.Warn().Err(err).Msg("the killed coordinator's port is not remembered")
-	}
-	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-		log.Warn().Err(err).Str("path", path).Msg("remove state file")
+	if err := state.EndDead(path, s); err != nil {
+		log.Warn().Err(err).Str("path", path).Msg("the killed coordinator's state file, or its port's record")
 	}
 }
