@@ -200,8 +200,8 @@ func (p *cdpvisorProc) stop() {
 		fmt.Fprintf(os.Stderr, "cdpbench: cdpvisor %d ignored SIGTERM for 10 s; killing its group\n", p.pid)
 	}
 	p.killAll()
-	// cdpvisor's watchdogs name the state dir; they end when cdpvisor
-	// released them. Anything left is reported and ended by pid.
+	// cdpvisor's guard names the state dir; it ends when cdpvisor says
+	// bye. Anything left is reported and ended by pid.
 	deadline := time.Now().Add(3 * time.Second)
 	for len(processesMatching(p.stateDir)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

@@ -21,8 +21,8 @@ type memoryResult struct {
 	// EndOfRun: after every figure; its HWM is the peak of the whole run
 	// (10 MB messages, fan-in, recoveries).
 	EndOfRun procMem `json:"end_of_run"`
-	// Watchdogs: the detached `cdpvisor watchdog` processes (one per
-	// launched browser), not part of the coordinator's figure.
+	// Watchdogs: the detached guard, `cdpvisor watchdog` (one per
+	// coordinator), not part of the coordinator's figure.
 	Watchdogs []procMem `json:"watchdogs,omitempty"`
 }
 
