@@ -41,6 +41,9 @@ func runInstall(args []string, sys launch.System, stdout, stderr io.Writer) erro
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *dir == "" {
+		*dir = detect.InstallRoot(sys) // the host as main read it
+	}
 	res, err := install.Install(ctx, install.Options{
 		Product: product, Channel: *channel, Dir: *dir, Mirror: *mirror,
 		UserAgent: "cdpvisor/" + version, Log: stderr, TTY: isTerminal(stderr),

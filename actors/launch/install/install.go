@@ -47,7 +47,7 @@ var (
 type Options struct {
 	Product string // chrome (default), chrome-headless-shell or chromium
 	Channel string // stable (default), beta, dev or canary; chromium takes none
-	// Dir is the cache root (default chrome.InstallRoot). Installs go to
+	// Dir is the cache root (the caller's detect.InstallRoot). Installs go to
 	// <Dir>/<product>/<channel>-<version>/.
 	Dir    string
 	Mirror string // base URL replacing Google's download hosts; see the package doc
@@ -188,10 +188,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Mirror = strings.TrimRight(o.Mirror, "/")
 	}
 	if o.Dir == "" {
-		o.Dir = detect.InstallRoot(detect.HostSystem())
-		if o.Dir == "" {
-			return o, fmt.Errorf("no cache directory to install into (neither %s, XDG_CACHE_HOME nor HOME is set): give a directory", detect.InstallDirEnv)
-		}
+		return o, fmt.Errorf("no cache directory to install into (neither %s, XDG_CACHE_HOME nor HOME is set): give a directory", detect.InstallDirEnv)
 	}
 	dir, err := filepath.Abs(o.Dir)
 	if err != nil {
