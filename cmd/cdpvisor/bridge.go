@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,7 +61,7 @@ func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error
 	defer stop()
 	if a.Coordinator {
 		target, err := state.Discover(ctx, state.DiscoverOptions{
-			StateFile: os.Getenv("CDPVISOR_STATE"), StateDir: envOr("CDPVISOR_STATE_DIR", state.DefaultDir()),
+			StateFile: os.Getenv("CDPVISOR_STATE"), StateDir: cmp.Or(os.Getenv("CDPVISOR_STATE_DIR"), state.DefaultDir()),
 			PPID: os.Getppid(), Timeout: 10 * time.Second, Log: log,
 		})
 		if err != nil {
@@ -181,11 +182,4 @@ func printBrowserVersion(sys launch.System, want string, windows bool) error {
 	}
 	fmt.Printf("%s %s (through cdpvisor bridge)\n", b.Name, v)
 	return nil
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }
