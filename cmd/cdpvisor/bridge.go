@@ -40,7 +40,7 @@ func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error
 	if slices.Contains(a.BrowserArgs, "--version") {
 		return printBrowserVersion(sys, a.Browser, a.Windows)
 	}
-	log, err := newLogger(stderr, envOr("CDPVISOR_LOG_LEVEL", "info"), envOr("CDPVISOR_LOG_FORMAT", "console"))
+	log, err := newLogger(stderr, cmp.Or(os.Getenv("CDPVISOR_LOG_LEVEL"), "info"), cmp.Or(os.Getenv("CDPVISOR_LOG_FORMAT"), "console"))
 	if err != nil {
 		return err
 	}
