@@ -103,6 +103,7 @@ func stop(w *windows, p map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	holdStop()
 	e, ok := w.read(pid)
 	if !ok || e.Exited {
 		return "gone", nil
@@ -116,6 +117,17 @@ func stop(w *windows, p map[string]string) (string, error) {
 		if time.Now().After(end) {
 			return "running", nil
 		}
+	}
+}
+
+// holdStop waits while the test holds Stop-Process (FAKEWIN_STOP_GATE).
+func holdStop() {
+	gate := os.Getenv("FAKEWIN_STOP_GATE")
+	if gate == "" {
+		return
+	}
+	for _, err := os.Stat(gate); err != nil; _, err = os.Stat(gate) {
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
