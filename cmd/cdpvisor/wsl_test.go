@@ -245,7 +245,7 @@ func TestWSLKillNineOfServeLeavesNothing(t *testing.T) {
 	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
 	gate := filepath.Join(win.Root, "stop-gate")
 	openGate := func() { _ = os.WriteFile(gate, nil, 0o600) }
-	t.Cleanup(openGate) // the watchdog's stop.ps1 must not wait forever
+	t.Cleanup(openGate) // the stop.ps1 that ends the browser must not wait forever
 	win.ExtraEnv = []string{"FAKEWIN_STOP_GATE=" + gate}
 	stateDir := t.TempDir()
 	s := startServe(t, win.Env(), "--windows", "--state-dir", stateDir)

@@ -27,7 +27,7 @@
 //	                FAKEWIN_FAIL=stop.ps1,… only the scripts named
 //	FAKEWIN_STOP_GATE=FILE  stop.ps1 waits until FILE exists before it
 //	                stops anything, so a test can look at the moment
-//	                between a coordinator's death and its watchdog's stop
+//	                between a coordinator's death and its browser's stop
 //	FAKEWIN_NORELAY=1  the helper scripts (http.ps1, relay.ps1) fail: NAT
 //	                networking with no way through
 package main
