@@ -35,6 +35,7 @@ func TestWSLReaperCleansWhatAKilledRunLeft(t *testing.T) {
 	if len(win.Running()) != 1 || len(profiles) != 1 {
 		t.Fatalf("nothing was left to reap (running %+v, profiles %v): the test proves nothing", win.Running(), profiles)
 	}
+	waitNoWaiter(t, win) // the browser is left, not the powershell.exe that waited on it
 	if !strings.Contains(filepath.Base(profiles[0]), fmt.Sprintf("-FakeDistro.%d-", os.Getuid())) {
 		t.Errorf("the temporary profile %s is not marked with the distro and uid", profiles[0])
 	}

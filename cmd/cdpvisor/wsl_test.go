@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
 )
 
 // The WSL tests run cdpvisor inside a fake WSL (actortest.FakeWindows):
@@ -63,6 +66,22 @@ func nothingLeftOnWindows(t *testing.T, win *actortest.FakeWindows) {
 		}
 		if time.Now().After(end) {
 			t.Fatalf("left on the Windows side: browsers %+v, temporary profiles %v", running, profiles)
+		}
+	}
+}
+
+// waitNoWaiter waits until no powershell.exe waits on a browser's exit
+// (wait.ps1): the waiter ends with the coordinator that owns it.
+func waitNoWaiter(t *testing.T, win *actortest.FakeWindows) {
+	t.Helper()
+	for end := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		w := win.Scripts(wsl.ScriptWait)
+		if len(w) == 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Errorf("a powershell.exe still waits on the Windows browser's exit (wait.ps1, pids %v) after its coordinator is gone", w)
+			return
 		}
 	}
 }
@@ -219,8 +238,15 @@ func TestWSLBadInput(t *testing.T) {
 
 // kill -9 of serve: its watchdog ends the Windows browser through
 // powershell.exe by its Windows pid, and removes the profile from %TEMP%.
+// The powershell.exe waiting on the browser's exit ends with serve, before
+// the browser does: the fake's Stop-Process is held until that is checked,
+// else the waiter could pass by ending with the browser a moment later.
 func TestWSLKillNineOfServeLeavesNothing(t *testing.T) {
 	win := actortest.NewFakeWindows(t, actortest.FakeBrowser(t))
+	gate := filepath.Join(win.Root, "stop-gate")
+	openGate := func() { _ = os.WriteFile(gate, nil, 0o600) }
+	t.Cleanup(openGate) // the stop.ps1 that ends the browser must not wait forever
+	win.ExtraEnv = []string{"FAKEWIN_STOP_GATE=" + gate}
 	stateDir := t.TempDir()
 	s := startServe(t, win.Env(), "--windows", "--state-dir", stateDir)
 	var version struct{ WebSocketDebuggerURL string }
@@ -232,6 +258,11 @@ func TestWSLKillNineOfServeLeavesNothing(t *testing.T) {
 	}
 	<-s.done
 	s.done <- nil // for the cleanup
+	waitNoWaiter(t, win)
+	if r := win.Running(); len(r) != 1 {
+		t.Fatalf("running on the Windows side while Stop-Process is held: %+v, want the browser", r)
+	}
+	openGate()
 	nothingLeftOnWindows(t, win)
 	if actortest.Alive(browser.LinuxPid) {
 		t.Errorf("the browser's process %d still runs", browser.LinuxPid)

@@ -23,7 +23,11 @@
 //	                browser, Chromium too, is unreachable from cdpvisor, and
 //	                the helpers dial inside the namespace of the program that
 //	                serves the port
-//	FAKEWIN_FAIL=1  every script fails (a broken powershell.exe)
+//	FAKEWIN_FAIL=1  every script fails (a broken powershell.exe);
+//	                FAKEWIN_FAIL=stop.ps1,… only the scripts named
+//	FAKEWIN_STOP_GATE=FILE  stop.ps1 waits until FILE exists before it
+//	                stops anything, so a test can look at the moment
+//	                between a coordinator's death and its browser's stop
 //	FAKEWIN_NORELAY=1  the helper scripts (http.ps1, relay.ps1) fail: NAT
 //	                networking with no way through
 package main
@@ -31,6 +35,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
@@ -66,6 +71,9 @@ func main() {
 	w, err := newWindows()
 	if err != nil {
 		fail("fake powershell.exe: %v", err)
+	}
+	if slices.Contains(strings.Split(os.Getenv("FAKEWIN_FAIL"), ","), name) {
+		fail("fake powershell.exe: %s failing as asked (FAKEWIN_FAIL)", name)
 	}
 	if os.Getenv("FAKEWIN_NORELAY") == "1" && (name == wsl.ScriptHTTP || name == wsl.ScriptRelay) {
 		fail("fake powershell.exe: %s failing as asked (FAKEWIN_NORELAY=1)", name)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"strconv"
@@ -87,8 +88,20 @@ func wait(w *windows, p map[string]string) (string, error) {
 	if !ok {
 		return "", nil
 	}
+	// wait.ps1 also ends, printing nothing, when its stdin closes.
+	released := make(chan struct{})
+	go func() { // owned: ends at stdin's EOF, or with this process
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		close(released)
+	}()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
 	for !e.Exited {
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-released:
+			return "", nil
+		case <-tick.C:
+		}
 		e, _ = w.read(pid)
 	}
 	return strconv.Itoa(e.ExitCode), nil
@@ -103,6 +116,7 @@ func stop(w *windows, p map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	holdStop()
 	e, ok := w.read(pid)
 	if !ok || e.Exited {
 		return "gone", nil
@@ -116,6 +130,17 @@ func stop(w *windows, p map[string]string) (string, error) {
 		if time.Now().After(end) {
 			return "running", nil
 		}
+	}
+}
+
+// holdStop waits while the test holds Stop-Process (FAKEWIN_STOP_GATE).
+func holdStop() {
+	gate := os.Getenv("FAKEWIN_STOP_GATE")
+	if gate == "" {
+		return
+	}
+	for _, err := os.Stat(gate); err != nil; _, err = os.Stat(gate) {
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

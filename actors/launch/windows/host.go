@@ -20,6 +20,7 @@ type host struct {
 	winProfile string // the profile as Windows names it
 	windowsPid int
 	waiter     *exec.Cmd // the powershell.exe waiting for the browser's exit
+	waiterIn   *os.File  // the write end of its stdin: closing it ends the waiter
 	exited     chan struct{}
 	exitCode   int // -1 when Windows did not tell
 	grace      time.Duration
@@ -53,18 +54,15 @@ func (h *host) Kill() error {
 }
 
 // Detach lets the browser outlive cdpvisor: only the waiter ends.
-func (h *host) Detach() {
-	if h.waiter != nil {
-		_ = h.waiter.Process.Kill()
-	}
-	<-h.exited
-}
+func (h *host) Detach() { h.endWaiter() }
 
 // Stop ends a launched browser as a Linux one is ended: Browser.close
 // (SIGTERM's part) and up to the stop grace for its exit, then
 // Stop-Process -Force by its Windows pid (SIGKILL's), then removes the
-// temporary profile on the Windows side.
+// temporary profile on the Windows side. The waiter ends with Stop even
+// when the browser is kept: nothing else would end it.
 func (h *host) Stop(f launch.Facts) error {
+	defer h.endWaiter()
 	if h.waiter != nil && !launch.ClosedWithin(h.exited, 0) && h.closeGracefully(f) {
 		return h.removeTemp(f)
 	}

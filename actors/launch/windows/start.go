@@ -1,7 +1,6 @@
 package windows
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -126,29 +125,6 @@ func (h *host) spawn(ctx context.Context, p *launch.Process, exe string, headles
 	}
 	p.WindowsPid, h.windowsPid = pid, pid
 	return h.watch()
-}
-
-// watch starts the powershell.exe that waits for the browser's exit.
-func (h *host) watch() error {
-	cmd, err := h.ps.Command(context.Background(), wsl.ScriptWait, wsl.Param{Name: "Id", Value: h.windowsPid})
-	if err != nil {
-		return err
-	}
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		_, _ = h.ps.Run(context.Background(), wsl.ScriptStop, wsl.Param{Name: "Id", Value: h.windowsPid}, wsl.Param{Name: "TimeoutMs", Value: 0})
-		return fmt.Errorf("watch the Windows browser (pid %d) through powershell.exe: %w", h.windowsPid, err)
-	}
-	h.waiter = cmd
-	go func() { // owned: ends with the browser, or when Detach kills the waiter
-		_ = cmd.Wait()
-		if code, err := strconv.Atoi(strings.TrimSpace(out.String())); err == nil {
-			h.exitCode = code
-		}
-		close(h.exited)
-	}()
-	return nil
 }
 
 // awaitReady waits for the profile's DevToolsActivePort (read through the
