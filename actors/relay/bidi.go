@@ -30,6 +30,9 @@ func (bidi) kept(h *transport.Head) bool {
 	if h.Is("session.new") || h.Is("session.end") {
 		return true
 	}
+	if h.Is("browsingContext.getTree") {
+		return true // its answer tells the client of contexts no event told of: the book reads it
+	}
 	for _, k := range bidiResources {
 		if h.Is(k.add) || h.Is(k.remove) {
 			return true

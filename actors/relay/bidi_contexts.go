@@ -9,11 +9,16 @@ import (
 )
 
 // contextBook remembers the browsing contexts a BiDi client was told of,
-// from the browser's contextCreated and contextDestroyed events, so that
-// when the browser goes the client can be told they are gone. Only these
-// events are decoded.
+// from the browser's contextCreated and contextDestroyed events and from
+// the answers to its browsingContext.getTree, so that when the browser goes
+// the client can be told they are gone. Only these are decoded.
+//
+// getTree is the only way a client learns of a context that was there
+// before it subscribed, such as a fresh Firefox's first tab: Firefox sends
+// no contextCreated for it then. Puppeteer asks getTree before it
+// subscribes and makes a page of each context listed.
 type contextBook struct {
-	info   map[string]json.RawMessage // contextCreated's params by context id
+	info   map[string]json.RawMessage // by context id: contextCreated's params, or the context's getTree entry
 	parent map[string]string
 }
 
@@ -47,6 +52,48 @@ func (b *contextBook) note(h *transport.Head, msg []byte) {
 		return
 	}
 	b.drop(p.Context)
+}
+
+// learnTree books the contexts a browsingContext.getTree answer lists, its
+// nested ones with their parent. Each is kept as contextCreated gives it
+// (children null: the book knows each child on its own), with the info of
+// now, which is what its contextDestroyed would carry.
+func (b *contextBook) learnTree(msg []byte) {
+	var a struct {
+		Result struct {
+			Contexts []json.RawMessage `json:"contexts"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(msg, &a) != nil {
+		return
+	}
+	for _, info := range a.Result.Contexts {
+		b.learnInfo(info, "")
+	}
+}
+
+// learnInfo books one context of a getTree answer and those nested in it;
+// parent is the context it was nested in, if any.
+func (b *contextBook) learnInfo(raw json.RawMessage, parent string) {
+	var info map[string]json.RawMessage
+	var id string
+	if json.Unmarshal(raw, &info) != nil || json.Unmarshal(info["context"], &id) != nil || id == "" {
+		return
+	}
+	var p *string
+	if json.Unmarshal(info["parent"], &p) == nil && p != nil && *p != "" {
+		parent = *p // the root of a subtree (getTree with root) names its parent
+	}
+	var children []json.RawMessage
+	_ = json.Unmarshal(info["children"], &children)
+	info["children"] = json.RawMessage("null")
+	b.info[id] = encode(info)
+	if parent != "" {
+		b.parent[id] = parent
+	}
+	for _, child := range children {
+		b.learnInfo(child, id)
+	}
 }
 
 // drop forgets a context and those inside it.

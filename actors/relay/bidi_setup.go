@@ -119,6 +119,8 @@ func (s *bidiSetup) answered(h *transport.Head, msg []byte) {
 		s.session = req.params
 	case req.method == "session.end":
 		s.forget()
+	case req.method == "browsingContext.getTree":
+		s.contexts.learnTree(msg)
 	default:
 		k := resourceAddedBy(req.method)
 		if k == nil { // an unsubscribe by event names

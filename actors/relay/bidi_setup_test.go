@@ -202,6 +202,53 @@ func TestBiDiGoneContexts(t *testing.T) {
 	}
 }
 
+// A context the client learnt from browsingContext.getTree (the first tab
+// of a fresh Firefox, there before the client subscribed: Firefox sends no
+// contextCreated for it) is told destroyed too, with its frames' tab; one the
+// browser destroyed since, or that getTree found refused, is not.
+func TestBiDiGoneContextsOfGetTree(t *testing.T) {
+	c := newBidiClient(t)
+	c.send(1, "session.new", `{"capabilities":{}}`)
+	c.answer(1, `{}`)
+	if _, watch := c.send(2, "browsingContext.getTree", `{}`); !watch {
+		t.Fatal("getTree's answer is not watched: the contexts it lists are not booked")
+	}
+	c.answer(2, `{"contexts":[`+
+		`{"context":"first","url":"about:blank","userContext":"default","originalOpener":null,"clientWindow":"w1","parent":null,`+
+		`"children":[{"context":"frame","url":"about:blank","userContext":"default","originalOpener":null,"clientWindow":"w1","children":[]}]},`+
+		`{"context":"closed","url":"about:blank","userContext":"default","originalOpener":null,"clientWindow":"w2","parent":null,"children":[]}]}`)
+	c.send(3, "session.subscribe", `{"events":["browsingContext"]}`)
+	c.answer(3, `{"subscription":"s"}`)
+	c.event("browsingContext.contextDestroyed", `{"context":"closed","url":"about:blank","children":null,"userContext":"default"}`)
+	c.event("browsingContext.contextCreated", `{"context":"made","url":"about:blank","children":null,"userContext":"default"}`)
+	// A refused getTree books nothing.
+	c.send(4, "browsingContext.getTree", `{"root":"nope"}`)
+	msg := `{"type":"error","id":4,"error":"no such frame","message":"nope"}`
+	h := head(t, msg)
+	c.setup.answered(&h, []byte(msg))
+
+	var got []string
+	for _, ev := range c.setup.gone() {
+		var e struct {
+			Method string
+			Params struct {
+				Context, URL, UserContext string
+				Children                  []any
+			}
+		}
+		if err := json.Unmarshal(ev, &e); err != nil || e.Method != "browsingContext.contextDestroyed" {
+			t.Fatalf("gone event %s: %v", ev, err)
+		}
+		if e.Params.Children != nil {
+			t.Errorf("gone event %s: children %v, want null as in contextCreated", ev, e.Params.Children)
+		}
+		got = append(got, e.Params.Context+"/"+e.Params.URL+"/"+e.Params.UserContext)
+	}
+	if want := "first/about:blank/default made/about:blank/default"; strings.Join(got, " ") != want {
+		t.Fatalf("destroyed %v, want %s", got, want)
+	}
+}
+
 // The client's session ends with it: the farewell ends a session it left
 // open, and nothing once it ended it itself.
 func TestBiDiFarewell(t *testing.T) {

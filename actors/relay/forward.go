@@ -198,7 +198,9 @@ func (run *relayRun) stream(m readResult) bool {
 		return true
 	}
 	if h.HasID {
-		run.inflight.answered(h.ID) // a watched answer is small: never streamed
+		// Read by no book: watched answers are small, except a getTree of
+		// hundreds of contexts, whose contexts then go unbooked.
+		run.inflight.answered(h.ID)
 	}
 	run.streamed = countingReader{r: m.rest}
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
