@@ -96,6 +96,10 @@ func (c *child) spawn(f *Facts, opts Options, onStderr func(string)) error {
 	return nil
 }
 
+// stderrDrain bounds the wait for the last stderr lines of a browser whose
+// group is gone.
+const stderrDrain = 500 * time.Millisecond
+
 // maxBrowserTmpDir keeps Chromium's socket paths under its limit.
 const maxBrowserTmpDir = 60
 
@@ -205,9 +209,13 @@ func (c *child) Stop(f Facts) error {
 		}
 	}
 	proc.EndLeftovers(pid)
-	// Stop reading stderr even if a stray helper still holds the pipe open.
-	c.stderrR.Close()
-	<-c.stderr.done
+	// The group is gone: stderr reaches EOF once its last lines are read
+	// (a launch error quotes them). Stop reading anyway if a stray helper
+	// still holds the pipe open.
+	if !ClosedWithin(c.stderr.done, stderrDrain) {
+		c.stderrR.Close()
+		<-c.stderr.done
+	}
 	if err := os.RemoveAll(c.scratch); err != nil {
 		return fmt.Errorf("remove the browser's temporary directory: %w", err)
 	}
