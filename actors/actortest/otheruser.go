@@ -34,10 +34,29 @@ type OtherUsersAnswer struct {
 	Stderr string // curl's, when there was no answer
 }
 
-// AsOtherUserGet has curl, run as another user (see AsOtherUser), ask for
-// url; with upgrade, the request is a websocket upgrade (a 101 answer is
-// the websocket opened).
-func AsOtherUserGet(t testing.TB, url string, upgrade bool) OtherUsersAnswer {
+// AsOtherUserGet is a GET of url by curl run as another user (see
+// AsOtherUser).
+func AsOtherUserGet(t testing.TB, url string) OtherUsersAnswer {
+	t.Helper()
+	return asOtherUser(t, url)
+}
+
+// AsOtherUserPut is a PUT of url (as /json/new wants) by curl run as
+// another user.
+func AsOtherUserPut(t testing.TB, url string) OtherUsersAnswer {
+	t.Helper()
+	return asOtherUser(t, url, "-X", "PUT")
+}
+
+// AsOtherUserUpgrade asks for a websocket at url, by curl run as another
+// user: a 101 answer is the websocket opened.
+func AsOtherUserUpgrade(t testing.TB, url string) OtherUsersAnswer {
+	t.Helper()
+	return asOtherUser(t, url, "-H", "Connection: Upgrade", "-H", "Upgrade: websocket",
+		"-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==")
+}
+
+func asOtherUser(t testing.TB, url string, extra ...string) OtherUsersAnswer {
 	t.Helper()
 	attr := AsOtherUser(t)
 	curl, err := exec.LookPath("curl")
@@ -45,11 +64,7 @@ func AsOtherUserGet(t testing.TB, url string, upgrade bool) OtherUsersAnswer {
 		Missing(t, "curl")
 	}
 	// -q: no ~/.curlrc; no proxy from the environment; the status on a line of its own at the end.
-	args := []string{"-q", "-sS", "--noproxy", "*", "--max-time", "5", "-o", "-", "-w", "\n%{http_code}"}
-	if upgrade {
-		args = append(args, "-H", "Connection: Upgrade", "-H", "Upgrade: websocket",
-			"-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==")
-	}
+	args := append([]string{"-q", "-sS", "--noproxy", "*", "--max-time", "5", "-o", "-", "-w", "\n%{http_code}"}, extra...)
 	cmd := exec.Command(curl, append(args, url)...)
 	cmd.SysProcAttr = attr
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/"}

@@ -1,10 +1,13 @@
 package peer
 
 import (
+	"errors"
 	"net"
+	"net/netip"
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -75,5 +78,32 @@ func TestLinuxLookupsNameTheClientsUID(t *testing.T) {
 				t.Errorf("newLookup: %q %v, want sock_diag", how, err)
 			}
 		})
+	}
+}
+
+// A client that closed its socket (an orphan, or a TIME_WAIT stub whose uid
+// the kernel says is 0) has no user: both ways say so rather than a uid,
+// and so does a connection the kernel never had.
+func TestLinuxLookupsKnowNoUserForAClosedPeer(t *testing.T) {
+	_, accepted, client := loopbackPair(t, false)
+	peer, ours := addrPort(accepted.RemoteAddr()), addrPort(accepted.LocalAddr())
+	if _, err := client.Write([]byte("GET /json/new?https://example.com HTTP/1.1\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	client.Close()
+	for name, look := range map[string]lookup{"sock_diag": diagPeer, "/proc/net/tcp": procPeer} {
+		for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			u, err := look(peer, ours)
+			if errors.Is(err, ErrPeerUnknown) {
+				break
+			}
+			if time.Now().After(end) {
+				t.Fatalf("%s: the closed peer reads as %v %v", name, u, err)
+			}
+		}
+		nowhere := netip.AddrPortFrom(peer.Addr(), 1)
+		if u, err := look(nowhere, ours); !errors.Is(err, ErrPeerUnknown) {
+			t.Errorf("%s: a connection that never was reads as %v %v", name, u, err)
+		}
 	}
 }

@@ -37,10 +37,12 @@ func TestOwnerOnlyRefusesAnotherUser(t *testing.T) {
 	url := "http://" + l.Addr().String()
 
 	want := fmt.Sprintf("cdpvisor: refused: this endpoint serves uid %d only; the connection came from uid %d", os.Geteuid(), actortest.OtherUID)
-	for _, upgrade := range []bool{false, true} {
-		a := actortest.AsOtherUserGet(t, url+"/devtools/browser/x", upgrade)
+	for name, a := range map[string]actortest.OtherUsersAnswer{
+		"GET":               actortest.AsOtherUserGet(t, url+"/json/version"),
+		"websocket upgrade": actortest.AsOtherUserUpgrade(t, url+"/devtools/browser/x"),
+	} {
 		if a.Status != http.StatusForbidden || !strings.Contains(a.Body, want) {
-			t.Errorf("another user's client (upgrade %t): %d %q %s, want 403 %q", upgrade, a.Status, a.Body, a.Stderr, want)
+			t.Errorf("another user's %s: %d %q %s, want 403 %q", name, a.Status, a.Body, a.Stderr, want)
 		}
 	}
 	if n := served.Load(); n != 0 {

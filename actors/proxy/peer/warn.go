@@ -29,7 +29,10 @@ func (w *warnings) refused(owner, who User, peer netip.AddrPort, err error) {
 		w.quiet.Add(1)
 		return
 	}
-	ev := w.log.Warn().Str("peer", peer.String()).Str("owner", owner.String()).Int64("alsoRefused", w.quiet.Swap(0))
+	ev := w.log.Warn().Str("peer", peer.String()).Str("owner", owner.String())
+	if quiet := w.quiet.Swap(0); quiet > 0 {
+		ev = ev.Int64("alsoRefused", quiet) // since the last line
+	}
 	if err != nil {
 		ev.Err(err).Msgf("refused a connection to the endpoint: it serves %s only, and the user of %s could not be told", owner, peer)
 		return
