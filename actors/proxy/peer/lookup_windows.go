@@ -26,7 +26,11 @@ func currentUser() (User, error) {
 // newLookup checks that the TCP table names this process as the
 // listener's before trusting it.
 func newLookup(listen netip.AddrPort, owner User) (lookup, string, error) {
-	pid, found, err := tcpOwner(listen, netip.AddrPortFrom(netip.IPv4Unspecified(), 0))
+	b, err := tcpTable(listen.Addr().Is6())
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %w", ErrNoPeerIdentity, err)
+	}
+	pid, found, err := findTCPListener(b, listen.Addr().Is6(), listen)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: %w", ErrNoPeerIdentity, err)
 	}

@@ -65,6 +65,11 @@ func TestTCPTableFindsTheOwningPid(t *testing.T) {
 			t.Errorf("%s→%s: pid %d %t %v, want %d", c.local, c.remote, pid, found, err, c.pid)
 		}
 	}
+	binary.LittleEndian.PutUint32(v4[4:], tcpStateListen) // the first row is the listener
+	binary.LittleEndian.PutUint16(v4[4+16:], 4711)        // whose remote port means nothing
+	if pid, found, err := findTCPListener(v4, false, ap("127.0.0.1:9222")); err != nil || !found || pid != 100 {
+		t.Errorf("the listener: pid %d %t %v, want 100", pid, found, err)
+	}
 	if _, found, err := findTCPRow(v4, false, ap("127.0.0.1:9222"), ap("127.0.0.1:50000")); found || err != nil {
 		t.Errorf("the other direction was found: %v", err)
 	}
