@@ -35,12 +35,12 @@ var uncheckedOnce sync.Once
 // Where the system cannot say who made a connection, every connection is
 // accepted and log says so once.
 func OwnerOnly(l net.Listener, log zerolog.Logger) *Listener {
-	w := &Listener{Listener: l, warn: newWarnings(log), refusing: make(chan struct{}, maxRefusing)}
+	owned := &Listener{Listener: l, warn: newWarnings(log), refusing: make(chan struct{}, maxRefusing)}
 	owner, err := currentUser()
 	var how string
 	if err == nil {
-		w.owner = owner
-		w.lookup, how, err = newLookup(addrPort(l.Addr()), owner)
+		owned.owner = owner
+		owned.lookup, how, err = newLookup(addrPort(l.Addr()), owner)
 	}
 	if err != nil {
 		if !errors.Is(err, ErrNoPeerIdentity) {
@@ -49,10 +49,10 @@ func OwnerOnly(l net.Listener, log zerolog.Logger) *Listener {
 		uncheckedOnce.Do(func() {
 			log.Warn().Err(err).Msg("cannot tell which user makes each connection to the endpoint on this system: every local user can use it")
 		})
-		return w
+		return owned
 	}
 	log.Debug().Str("owner", owner.String()).Str("peerCheck", how).Msg("the endpoint serves its owner only")
-	return w
+	return owned
 }
 
 // Accept returns the next connection made by the owner. Another user's is
