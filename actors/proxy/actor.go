@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/proxy/peer"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -82,11 +83,13 @@ func Listen(port int) (net.Listener, error) {
 	return l, nil
 }
 
-// New makes a proxy serving on l, which it owns from now on.
+// New makes a proxy serving on l, which it owns from now on. The endpoint
+// serves the user this process runs as only (peer.OwnerOnly): every
+// listener cdpvisor serves on comes through here.
 func New(spec Spec, l net.Listener) *Actor {
 	return &Actor{
 		spec:     spec,
-		listener: l,
+		listener: peer.OwnerOnly(l, spec.Log),
 		port:     l.Addr().(*net.TCPAddr).Port,
 		mailbox:  make(chan any),
 		stopped:  make(chan struct{}),
