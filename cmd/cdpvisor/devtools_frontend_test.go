@@ -126,7 +126,12 @@ func TestDevtoolsFrontendURLOpensThroughTheEndpoint(t *testing.T) {
 			}
 		}
 	}
-	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+	// Chromium's own scratch files (.org.chromium.Chromium.*) stay when the
+	// client ends it by a signal, as Playwright's close does on a loaded
+	// machine; anything else is a leak.
+	left, _ := os.ReadDir(tmp)
+	left = slices.DeleteFunc(left, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), ".org.chromium.Chromium.") })
+	if len(left) != 0 {
 		t.Fatalf("the second browser left %v in its temporary directory", left)
 	}
 }
