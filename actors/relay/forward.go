@@ -19,6 +19,11 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
+	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
+		run.worldCloseBrowser(&h)
+		m.msg.Release()
+		return
+	}
 	if hook := run.r.spec.OnBrowserClose; hook != nil && run.dialect.closesBrowser(&h) {
 		run.answerClose(&h)
 		m.msg.Release()
@@ -42,13 +47,29 @@ func (run *relayRun) onClient(m readResult) {
 	}
 }
 
-// send forwards a client message to the browser.
+// send forwards a client message to the browser, through the world's
+// wall when there is one.
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
+	if run.world != nil && run.world.holding() {
+		run.world.held = append(run.world.held, msg) // behind a lookup, in order
+		return
+	}
 	watch := false
 	if run.dialect.kept(h) {
+		// As the client sent it, before the wall puts a context in: a
+		// recovery replays it into the next browser's context.
 		watch = run.setup.sent(h, msg)
 		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
 	}
+	if run.world != nil && !run.worldRequest(msg, h) {
+		return
+	}
+	run.forward(msg, h, watch)
+}
+
+// forward writes a client message to the browser, noting a request in
+// flight.
+func (run *relayRun) forward(msg *transport.Message, h *transport.Head, watch bool) {
 	size := len(msg.B)
 	if run.trace {
 		traceFrame(run.log, toBrowser, h, int64(size))
@@ -95,6 +116,10 @@ func (run *relayRun) onBrowser(m readResult) {
 	h, _ := transport.ScanHead(m.msg.B)
 	if h.HasID && run.pending[h.ID] {
 		run.bootstrapAnswer(&h, m.msg)
+		m.msg.Release()
+		return
+	}
+	if run.world != nil && run.worldFromBrowser(&h, m.msg.B) {
 		m.msg.Release()
 		return
 	}
@@ -191,7 +216,7 @@ func (run *relayRun) forwardFailed(err error) {
 // usual path.
 func (run *relayRun) stream(m readResult) bool {
 	h, _ := transport.ScanHeadPrefix(m.msg.B)
-	if h.HasID && run.pending[h.ID] {
+	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}

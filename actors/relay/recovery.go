@@ -23,6 +23,10 @@ func (run *relayRun) recover() {
 	run.attempt++
 	src, dial, limit := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage
 	ctx, gen, fresh, attempt := run.ctx, run.lostGen, run.attempt > 1, run.attempt
+	var world World
+	if run.world != nil {
+		world = run.world.w
+	}
 	run.workers.Go(func() {
 		var ep browser.Endpoint
 		var err error
@@ -43,7 +47,14 @@ func (run *relayRun) recover() {
 			}
 		}
 		d := dialResult{attempt: attempt, err: err}
-		if err == nil {
+		if err == nil && world != nil {
+			// The world in this browser: made again after a crash.
+			if d.worldContext, err = world.Context(ctx, ep); err != nil {
+				conn.Close(websocket.CloseNormalClosure, "")
+				d.err = fmt.Errorf("world %s: %w", world.Name(), err)
+			}
+		}
+		if d.err == nil {
 			d.link = &browserLink{conn: conn, ep: ep}
 		}
 		select {
@@ -73,6 +84,9 @@ func (run *relayRun) onDialed(d dialResult) {
 		run.result = "relaunched"
 	}
 	run.useLink(d.link)
+	if run.world != nil {
+		run.world.rebase(d.worldContext, d.link.ep.Generation)
+	}
 	run.correlator.Reset()
 	run.bootstrap = "started"
 	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
@@ -94,6 +108,9 @@ func (run *relayRun) sendOwn(reqs []ownRequest) {
 			return // a failed send ended this attempt
 		}
 		run.pending[req.id] = true
+		if run.world != nil {
+			req.msg = run.world.ownRequest(req.msg)
+		}
 		if err := run.link.conn.Write(req.msg, false); err != nil {
 			run.recoveryFailed(fmt.Errorf("the bootstrap could not be sent: %w", err))
 		}
