@@ -22,12 +22,14 @@ func (p *Actor) WorldEndpoint(name string) string { return p.Endpoint() + WorldP
 
 // serveWorld answers a request under /context/NAME.
 func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
-	name, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, WorldPrefix), "/")
-	rest = "/" + rest
+	// The name as sent: an escaped '/' or anything else escaped in it is
+	// refused, not read as a path.
+	name, _, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), WorldPrefix), "/")
 	if err := worlds.CheckName(name); err != nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: %v (in %s)", err, r.URL.Path), http.StatusBadRequest)
+		http.Error(w, fmt.Sprintf("cdpvisor: %v (in %s)", err, r.URL.EscapedPath()), http.StatusBadRequest)
 		return
 	}
+	rest := "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, WorldPrefix+name), "/")
 	switch {
 	case p.spec.BiDi:
 		http.Error(w, "cdpvisor: worlds are browser contexts of a Chromium-family browser over CDP; this endpoint runs Firefox", http.StatusNotFound)
