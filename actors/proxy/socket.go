@@ -126,12 +126,13 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		browserConn.Close(websocket.CloseGoingAway, "")
 		return
 	}
-	if world != nil {
-		if err := p.spec.Worlds.Joined(r.Context(), world, rl); err == nil {
-			defer p.spec.Worlds.Left(world, rl)
-		}
-	}
+	joined := world != nil && p.spec.Worlds.Joined(r.Context(), world, rl) == nil
 	_ = rl.Serve(r.Context())
+	if joined {
+		// Before the proxy hears the relay ended: at shutdown the worlds
+		// actor stops only after the proxy.
+		p.spec.Worlds.Left(world, rl)
+	}
 	// Not bound to the request context: at shutdown it is already done, and
 	// the proxy is waiting to hear that this relay ended.
 	select {
