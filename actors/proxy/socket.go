@@ -131,7 +131,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 	if joined {
 		// Before the proxy hears the relay ended: at shutdown the worlds
 		// actor stops only after the proxy.
-		p.spec.Worlds.Left(world, rl)
+		p.spec.Worlds.Left(r.Context(), world, rl)
 	}
 	// Not bound to the request context: at shutdown it is already done, and
 	// the proxy is waiting to hear that this relay ended.

@@ -54,15 +54,35 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 		run.world.held = append(run.world.held, msg) // behind a lookup, in order
 		return
 	}
+	if run.world != nil {
+		run.sendInWorld(msg, h)
+		return
+	}
 	watch := false
 	if run.dialect.kept(h) {
-		// As the client sent it, before the wall puts a context in: a
-		// recovery replays it into the next browser's context.
 		watch = run.setup.sent(h, msg)
 		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
 	}
-	if run.world != nil && !run.worldRequest(msg, h) {
+	run.forward(msg, h, watch)
+}
+
+// sendInWorld puts a client message through the world's wall, then
+// forwards what the wall lets through. A subscription is kept for the
+// recovery as the client sent it (the next browser's context is put in
+// when it is replayed), and only when the wall let it through.
+func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head) {
+	var sub *transport.Message
+	var subHead transport.Head
+	if run.dialect.kept(h) {
+		sub = &transport.Message{B: append([]byte(nil), msg.B...)}
+		subHead, _ = transport.ScanHead(sub.B)
+	}
+	if !run.worldRequest(msg, h) {
 		return
+	}
+	watch := false
+	if sub != nil {
+		watch = run.setup.sent(&subHead, sub) // CDP's reads and copies it, rewriting nothing
 	}
 	run.forward(msg, h, watch)
 }

@@ -131,8 +131,13 @@ func (a *Actor) Joined(ctx context.Context, w *World, c Closer) error {
 	return actor.Send(ctx, a.mailbox, clientJoined{world: w, client: c})
 }
 
-// Left: see Joined.
-func (a *Actor) Left(w *World, c Closer) { a.tell(clientLeft{world: w, client: c}) }
+// Left: see Joined. ctx is the client's: once it is done (cdpvisor is
+// stopping, the actor with it) nobody waits for the news.
+func (a *Actor) Left(ctx context.Context, w *World, c Closer) {
+	ctx, cancel := context.WithTimeout(ctx, tellTimeout)
+	defer cancel()
+	_ = actor.Send(ctx, a.mailbox, clientLeft{world: w, client: c})
+}
 
 // List reports every world, by name.
 func (a *Actor) List(ctx context.Context) ([]Summary, error) {

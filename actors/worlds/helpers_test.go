@@ -28,7 +28,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, args ...string) *fixture {
 	t.Helper()
-	inst := served.StartInstance(t, served.FakeLaunch(t, args...), proxy.Spec{})
+	return newFixtureSpec(t, proxy.Spec{}, args...)
+}
+
+func newFixtureSpec(t *testing.T, spec proxy.Spec, args ...string) *fixture {
+	t.Helper()
+	inst := served.StartInstance(t, served.FakeLaunch(t, args...), spec)
 	return &fixture{t: t, inst: inst, whole: inst.DialCDP(t), ids: 100}
 }
 
