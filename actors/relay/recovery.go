@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
@@ -21,7 +22,7 @@ const maxRecoveryAttempts = 2
 func (run *relayRun) recover() {
 	run.fire(fsm.ConnRecover)
 	run.attempt++
-	src, dial, limit := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage
+	src, dial, limit, wait := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage, run.r.spec.BootstrapTimeout
 	ctx, gen, fresh, attempt := run.ctx, run.lostGen, run.attempt > 1, run.attempt
 	var world World
 	if run.world != nil {
@@ -48,8 +49,13 @@ func (run *relayRun) recover() {
 		}
 		d := dialResult{attempt: attempt, err: err}
 		if err == nil && world != nil {
-			// The world in this browser: made again after a crash.
-			if d.worldContext, err = world.Context(ctx, ep); err != nil {
+			// The world in this browser: made again after a crash, within
+			// the bootstrap's time (a browser that does not answer fails
+			// this attempt, as its bootstrap would).
+			wctx, cancel := context.WithTimeout(ctx, wait)
+			d.worldContext, err = world.Context(wctx, ep)
+			cancel()
+			if err != nil {
 				conn.Close(websocket.CloseNormalClosure, "")
 				d.err = fmt.Errorf("world %s: %w", world.Name(), err)
 			}

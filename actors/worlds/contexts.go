@@ -3,6 +3,7 @@ package worlds
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // ensure has the world's context made in the running browser, then calls
@@ -101,8 +102,10 @@ func (r *run) snapshot(w *world) {
 	})
 }
 
-// snapshotDue reads the cookies of every world that has clients.
+// snapshotDue reads the cookies of every world that has clients (and
+// fails the commands left unanswered too long: the same tick).
 func (r *run) snapshotDue() {
+	r.expire(time.Now())
 	for _, w := range r.a.book {
 		if len(w.clients) > 0 {
 			r.snapshot(w)

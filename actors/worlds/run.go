@@ -1,6 +1,7 @@
 package worlds
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -19,13 +20,27 @@ type run struct {
 	ep          browser.Endpoint // the newest browser heard of
 	running     bool             // ep's browser runs, as far as the actor knows
 	exited      int              // the newest generation known to have exited
-	pending     map[int64]func(answer)
+	pending     map[int64]pendingCall
 	snapshots   *time.Ticker
 }
 
+// pendingCall is a command awaiting its answer.
+type pendingCall struct {
+	then  func(answer)
+	since time.Time
+}
+
+// callTimeout: a command the browser has not answered by then fails (the
+// browser hangs; its BrowserActor's probe ends it in time), so nobody
+// waits on the actor for ever.
+const callTimeout = 10 * time.Second
+
+// errNoAnswer fails a command the browser did not answer in time.
+var errNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, callTimeout)
+
 func newRun(a *Actor) *run {
 	return &run{
-		a: a, log: a.spec.Log, fromSession: make(chan any), pending: map[int64]func(answer){},
+		a: a, log: a.spec.Log, fromSession: make(chan any), pending: map[int64]pendingCall{},
 		snapshots: time.NewTicker(a.spec.SnapshotEvery),
 	}
 }
@@ -114,7 +129,18 @@ func (r *run) call(method string, params any, then func(answer)) {
 		then(failed(ErrBrowserGone))
 		return
 	}
-	r.pending[id] = then
+	r.pending[id] = pendingCall{then: then, since: time.Now()}
+}
+
+// expire fails the commands the browser has left unanswered too long.
+func (r *run) expire(now time.Time) {
+	for id, c := range r.pending {
+		if now.Sub(c.since) > callTimeout {
+			delete(r.pending, id)
+			r.log.Warn().Int64("id", id).Msg("the browser did not answer the worlds actor in time")
+			c.then(failed(errNoAnswer))
+		}
+	}
 }
 
 func (r *run) onSession(m any) {
@@ -123,9 +149,9 @@ func (r *run) onSession(m any) {
 		if r.sess == nil || r.sess.gen != m.gen {
 			return
 		}
-		if then, ok := r.pending[m.answer.ID]; ok {
+		if c, ok := r.pending[m.answer.ID]; ok {
 			delete(r.pending, m.answer.ID)
-			then(m.answer)
+			c.then(m.answer)
 		}
 	case sessionEnded:
 		if r.sess == nil || r.sess.gen != m.gen {
@@ -145,8 +171,8 @@ func (r *run) dropSession() {
 		r.sess = nil
 	}
 	pending := r.pending
-	r.pending = map[int64]func(answer){}
-	for _, then := range pending {
-		then(failed(ErrBrowserGone))
+	r.pending = map[int64]pendingCall{}
+	for _, c := range pending {
+		c.then(failed(ErrBrowserGone))
 	}
 }
