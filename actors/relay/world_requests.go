@@ -16,15 +16,23 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	f := run.world
 	rule := worldRuleOf(h)
 	switch rule {
-	case worldPasses, worldClosesBrowser:
+	case worldPasses:
 		return true
+	case worldClosesBrowser:
+		// Taken when it arrives (onClient); never the browser's, whatever
+		// way it came here.
+		run.worldCloseBrowser(h)
+		msg.Release()
+		return false
 	case worldListsTargets, worldListsContexts, worldMakesContext:
 		f.rewrites[h.ID] = worldRewrite{rule: rule}
 		return true
 	}
 	p, err := readWorldParams(msg.B)
 	if err != nil {
-		return true // the browser answers a malformed request
+		// What the wall cannot read does not pass it.
+		run.worldInvalid(msg, h)
+		return false
 	}
 	switch rule {
 	case worldNamesTarget:
@@ -56,7 +64,8 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	// gone (a request sent again after a recovery): the world's.
 	rewritten, err := withContext(msg.B, f.context)
 	if err != nil {
-		return true
+		run.worldInvalid(msg, h)
+		return false
 	}
 	msg.B = append(msg.B[:0], rewritten...)
 	*h, _ = transport.ScanHead(msg.B)
@@ -68,6 +77,13 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 func (run *relayRun) worldRefuse(msg *transport.Message, h *transport.Head, rule worldRule, id string) {
 	code, text := noContext(rule, id)
 	run.answerClient(errorAnswer(h.ID, h.SessionID, code, text))
+	msg.Release()
+}
+
+// worldInvalid answers a request whose parameters the wall cannot read,
+// as Chromium answers parameters it cannot read.
+func (run *relayRun) worldInvalid(msg *transport.Message, h *transport.Head) {
+	run.answerClient(errorAnswer(h.ID, h.SessionID, codeInvalidParams, "Invalid parameters"))
 	msg.Release()
 }
 

@@ -140,6 +140,11 @@ func TestWorldCookiesAreWalled(t *testing.T) {
 	if code, msg := errorOf(t, m); code != -32602 || msg != "Failed to find browser context for id "+cb {
 		t.Errorf("world a reading world b's cookies: %d %q, want Chromium's unknown context", code, msg)
 	}
+	// What the wall cannot read does not pass it.
+	m = f.answer(a, "Storage.getCookies", `{"browserContextId":5}`)
+	if code, msg := errorOf(t, m); code != -32602 || msg != "Invalid parameters" {
+		t.Errorf("world a's unreadable getCookies: %d %q", code, msg)
+	}
 	m = f.answer(a, "Target.createTarget", fmt.Sprintf(`{"url":"about:blank","browserContextId":%q}`, cb))
 	if code, msg := errorOf(t, m); code != -32000 || !strings.HasPrefix(msg, "Failed to find browser context with id") {
 		t.Errorf("world a making a page in world b: %d %q", code, msg)
