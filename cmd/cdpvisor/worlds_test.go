@@ -80,3 +80,17 @@ func TestWorldClientsSurviveBrowserKills(t *testing.T) {
 		})
 	}
 }
+
+// chrome-devtools-mcp and @playwright/mcp, each in a world of its own on
+// one browser: each works, and each sees its own page only.
+func TestWorldsWallMCPServers(t *testing.T) {
+	chromium := actortest.Chromium(t)
+	s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir())
+	out, err := actortest.NodeScript(t, 2*time.Minute, "worlds_mcp.mjs", s.endpoint, t.TempDir())
+	if err != nil || !strings.Contains(out, `"ok":true`) {
+		t.Fatalf("worlds_mcp.mjs: %v\n%s", err, out)
+	}
+	if browsers := s.browsers(); len(browsers) != 1 {
+		t.Fatalf("browsers %v, want the one both worlds share", browsers)
+	}
+}
