@@ -39,7 +39,9 @@ func (run *relayRun) onClient(m readResult) {
 			m.msg.Release()
 			return
 		}
-		run.setup.queued(&h, m.msg.B)
+		if run.world == nil || run.world.passes(m.msg.B) {
+			run.setup.queued(&h, m.msg.B) // a subscription the wall would refuse is not the client's
+		}
 		run.queue = append(run.queue, m.msg)
 		if run.machine.Is(fsm.ConnDegraded) {
 			run.recover()

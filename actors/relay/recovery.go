@@ -113,10 +113,13 @@ func (run *relayRun) sendOwn(reqs []ownRequest) {
 		if run.link == nil {
 			return // a failed send ended this attempt
 		}
-		run.pending[req.id] = true
 		if run.world != nil {
-			req.msg = run.world.ownRequest(req.msg)
+			var ok bool
+			if req.msg, ok = run.world.ownRequest(req.msg); !ok {
+				continue
+			}
 		}
+		run.pending[req.id] = true
 		if err := run.link.conn.Write(req.msg, false); err != nil {
 			run.recoveryFailed(fmt.Errorf("the bootstrap could not be sent: %w", err))
 		}

@@ -137,23 +137,38 @@ func (f *worldFilter) release() {
 	}
 }
 
-// ownRequest puts the world's context into one of the relay's own
-// requests that takes a context and names none (a replayed
-// Browser.setDownloadBehavior): the client's setting, in the world.
-func (f *worldFilter) ownRequest(msg []byte) []byte {
+// passes says the wall would let a subscription through as the client's.
+func (f *worldFilter) passes(msg []byte) bool {
+	_, ok := f.ownRequest(msg)
+	return ok
+}
+
+// ownRequest walls one of the relay's own requests (a replayed
+// subscription): one that takes a context gets the world's when it names
+// none or the world's in a browser gone (the client's
+// Browser.setDownloadBehavior, in the world); one naming a context not the
+// world's, or that the wall cannot read, is not sent (false). A client's
+// request held while no browser was there is recorded before the wall sees
+// it.
+func (f *worldFilter) ownRequest(msg []byte) ([]byte, bool) {
 	h, err := transport.ScanHead(msg)
-	if err != nil || worldRuleOf(&h) != worldNamesContext {
-		return msg
+	if err != nil || worldRuleOf(&h) == worldPasses {
+		return msg, true
+	}
+	if worldRuleOf(&h) != worldNamesContext {
+		return nil, false // a subscription is never another kind of walled request
 	}
 	p, err := readWorldParams(msg)
 	if err != nil {
-		return msg
+		return nil, false
 	}
-	if id := deref(p.BrowserContextID); id != "" && !f.former[id] {
-		return msg
+	id := deref(p.BrowserContextID)
+	switch {
+	case id != "" && f.owns(id):
+		return msg, true
+	case id != "" && !f.former[id]:
+		return nil, false
 	}
-	if out, err := withContext(msg, f.context); err == nil {
-		return out
-	}
-	return msg
+	out, err := withContext(msg, f.context)
+	return out, err == nil
 }

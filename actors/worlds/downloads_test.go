@@ -3,6 +3,7 @@ package worlds_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -61,6 +62,10 @@ func TestWorldDownloadBehaviourIsTheWorlds(t *testing.T) {
 		t.Errorf("world a setting world b's downloads: %d %q", code, msg)
 	}
 	f.kill()
+	// Sent while no browser is there: held, then refused, and never
+	// replayed into the next browser.
+	refused := f.id()
+	a.Send(refused, "Browser.setDownloadBehavior", fmt.Sprintf(`{"behavior":"deny","browserContextId":%q}`, cb), "")
 	after := f.contextOf(f.newPageAfterCrash(a))
 	deadline := time.Now().Add(5 * time.Second)
 	for got := sent.list(); len(got) < 2 || got[len(got)-1] != after; got = sent.list() {
@@ -68,5 +73,15 @@ func TestWorldDownloadBehaviourIsTheWorlds(t *testing.T) {
 			t.Fatalf("after the crash setDownloadBehavior was sent for %q, want it again for the new context %s", got, after)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if got := sent.list(); slices.Contains(got, cb) {
+		t.Errorf("world b's context %s got world a's download behaviour: %q", cb, got)
+	}
+	for _, m := range a.Seen {
+		if m.ID != nil && *m.ID == refused {
+			if code, _ := m.ErrorCode(); code != -32602 {
+				t.Errorf("the held setDownloadBehavior of world b's context answered %s", m.Raw)
+			}
+		}
 	}
 }
