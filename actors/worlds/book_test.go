@@ -37,3 +37,28 @@ func TestWorldListAndClose(t *testing.T) {
 		t.Errorf("world a made again lists %v", got)
 	}
 }
+
+// A restart makes every world again in the new browser, cookies and all,
+// clients or not.
+func TestWorldIsMadeAgainAfterARestart(t *testing.T) {
+	f := newFixture(t)
+	a := f.world("a")
+	f.call(a, "Storage.setCookies", `{"cookies":[{"name":"kept","value":"yes","url":"http://a.test/"}]}`)
+	a.Conn.Close() // read when its client leaves
+	time.Sleep(3 * f.snapshotEvery())
+	if _, err := f.inst.Browser.Restart(f.context(), true); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		list, _ := f.inst.Worlds.List(f.context())
+		if len(list) == 1 && list[0].Context != "" {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("world a was not made again in the restarted browser: %+v", list)
+		}
+	}
+	if got := f.cookies(f.world("a"), ""); !slices.Equal(got, []string{"kept=yes"}) {
+		t.Fatalf("world a's cookies after a restart: %v", got)
+	}
+}
