@@ -23,6 +23,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
@@ -155,8 +156,13 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	log := c.cfg.Log.With().Str("instance", id).Logger()
 	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log})
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
+	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
+	var wl *worlds.Actor
+	if !bidi { // a world is a browser context over CDP
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Log: log})
+	}
 	p := proxy.New(proxy.Spec{
-		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: opts.Browser.Protocol() == launch.ProtocolBiDi,
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
 		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
@@ -168,8 +174,11 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	// downloads actor still hears (it cancels what was unfinished).
 	sup.Add(d)
 	sup.Add(b)
+	if wl != nil {
+		sup.Add(wl) // after the browser: it follows its events; before the endpoint: its relays ask it
+	}
 	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
 }
 
 // Default is the default instance.

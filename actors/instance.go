@@ -10,6 +10,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/thejerf/suture/v4"
 )
 
@@ -22,6 +23,7 @@ type Instance struct {
 	Browser    *browser.Actor
 	Proxy      *proxy.Actor
 	Downloads  *downloads.Actor
+	Worlds     *worlds.Actor // nil for a Firefox instance: worlds are CDP browser contexts
 	Supervisor *suture.Supervisor
 	Created    time.Time
 	// Protocol is what its endpoint serves, fixed at creation: CDP, or

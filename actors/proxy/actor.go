@@ -18,6 +18,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/transport"
 	"github.com/rs/zerolog"
 )
@@ -44,6 +45,9 @@ type Spec struct {
 	// WatchBrowser, when set, wraps each relay's browser connection (the
 	// DownloadsActor hears the download behaviour clients set themselves).
 	WatchBrowser func(transport.Conn) transport.Conn
+	// Worlds is the instance's book of worlds, served at /context/NAME;
+	// nil: no worlds here.
+	Worlds *worlds.Actor
 	// BiDi says the instance runs Firefox (its launcher is fixed at
 	// creation): the endpoint serves WebDriver BiDi at BiDiPath, not CDP.
 	BiDi bool

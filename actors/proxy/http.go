@@ -44,11 +44,13 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:
 		p.spec.Metrics.ServeHTTP(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
-		p.serveSocket(w, r, browserTarget)
+		p.serveSocket(w, r, socket{target: browserTarget})
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):
-		p.serveSocket(w, r, pageTarget)
+		p.serveSocket(w, r, socket{target: pageTarget, path: r.URL.Path})
 	case r.URL.Path == BiDiPath:
-		p.serveSocket(w, r, bidiTarget)
+		p.serveSocket(w, r, socket{target: bidiTarget})
+	case r.URL.Path == strings.TrimSuffix(WorldPrefix, "/") || strings.HasPrefix(r.URL.Path, WorldPrefix):
+		p.serveWorld(w, r)
 	default:
 		p.forwardHTTP(w, r)
 	}
@@ -57,7 +59,11 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // forwardHTTP relays a plain request to the browser: /json answers with
 // their URLs rewritten to the endpoint, anything else (the DevTools
 // frontend Chromium serves under /devtools/) streamed on untouched.
-func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
+func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) { p.forwardPath(w, r, r.URL.Path) }
+
+// forwardPath relays a plain request to the browser's path (a world's
+// request, its prefix taken off), with its query.
+func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string) {
 	ep, err := p.spec.Browser.EnsureRunning(r.Context())
 	if err != nil {
 		p.browserUnavailable(w, r, err)
@@ -67,22 +73,13 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 		p.serveBiDiHTTP(w, r, ep)
 		return
 	}
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, "http://"+ep.HostPort+r.URL.RequestURI(), r.Body)
-	if err != nil {
-		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadRequest)
-		return
+	uri := path
+	if r.URL.RawQuery != "" {
+		uri += "?" + r.URL.RawQuery
 	}
-	// Chromium builds URLs from the Host it is asked with: ask with its own,
-	// then rewrite to ours. The Origin is never forwarded.
-	req.Host = ep.HostPort
-	for _, h := range []string{"Content-Type", "Accept"} {
-		if v := r.Header.Get(h); v != "" {
-			req.Header.Set(h, v)
-		}
-	}
-	resp, err := ep.HTTPClient(p.client).Do(req)
+	resp, err := p.askBrowser(r, ep, r.Method, uri)
 	if err != nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: the browser did not answer %s: %v", r.URL.Path, err), http.StatusBadGateway)
+		http.Error(w, fmt.Sprintf("cdpvisor: the browser did not answer %s: %v", path, err), http.StatusBadGateway)
 		return
 	}
 	defer resp.Body.Close()
@@ -91,7 +88,7 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set(h, v)
 		}
 	}
-	if !rewritten(r.URL.Path) {
+	if !rewritten(path) {
 		// The frontend's scripts, styles, images and the 1.6 MB protocol
 		// schema: no URL of the browser's to rewrite. As they came, with
 		// their length when the browser said it (the client transport has
@@ -103,18 +100,48 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(w, resp.Body)
 		return
 	}
+	body, err := p.readJSON(r, resp, ep, path)
+	if err != nil {
+		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	if isList(path) && resp.StatusCode == http.StatusOK {
+		body = withoutBrowserUI(body)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(resp.StatusCode)
+	_, _ = w.Write(body)
+}
+
+// askBrowser sends a plain request to the browser's HTTP surface.
+// Chromium builds URLs from the Host it is asked with: it is asked with its
+// own, and its answer rewritten to ours. The Origin is never forwarded.
+func (p *Actor) askBrowser(r *http.Request, ep browser.Endpoint, method, uri string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(r.Context(), method, "http://"+ep.HostPort+uri, r.Body)
+	if err != nil {
+		return nil, err
+	}
+	req.Host = ep.HostPort
+	for _, h := range []string{"Content-Type", "Accept"} {
+		if v := r.Header.Get(h); v != "" {
+			req.Header.Set(h, v)
+		}
+	}
+	return ep.HTTPClient(p.client).Do(req)
+}
+
+// readJSON reads a /json answer of the browser's with every URL in it
+// pointing at the endpoint as the client named it.
+func (p *Actor) readJSON(r *http.Request, resp *http.Response, ep browser.Endpoint, path string) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
 	if err != nil || len(body) > maxJSONBody {
-		http.Error(w, fmt.Sprintf("cdpvisor: unreadable or oversized answer from the browser for %s", r.URL.Path), http.StatusBadGateway)
-		return
+		return nil, fmt.Errorf("unreadable or oversized answer from the browser for %s", path)
 	}
 	body = transport.RewriteHostPort(body, ep.HostPort, r.Host)
 	if bytes.Contains(body, []byte(`"devtoolsFrontendUrl"`)) {
 		body = p.frontendThroughEndpoint(r.Context(), body, ep, r.Host)
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(resp.StatusCode)
-	_, _ = w.Write(body)
+	return body, nil
 }
 
 // rewritten says whether the answer for path carries the browser's URLs:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync/atomic"
 
 	"github.com/gorilla/websocket"
@@ -13,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -30,9 +32,18 @@ const BiDiPath = "/session"
 
 var relayIDs atomic.Int64
 
+// socket is a client websocket asked for: what it reaches, the browser's
+// path of a page's, and the world it lives in ("": the whole browser).
+type socket struct {
+	target socketTarget
+	path   string // /devtools/page/<id>
+	world  string
+}
+
 // serveSocket relays a client websocket to the browser. The browser side is
 // dialled before the client is upgraded, so failures are plain HTTP answers.
-func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socketTarget) {
+func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket) {
+	target := sock.target
 	if !websocket.IsWebSocketUpgrade(r) {
 		http.Error(w, "cdpvisor: "+r.URL.Path+" expects a websocket upgrade", http.StatusBadRequest)
 		return
@@ -53,9 +64,20 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		p.browserUnavailable(w, r, err)
 		return
 	}
+	var world *worlds.World
+	var worldContext string
+	if sock.world != "" {
+		if world, worldContext, ep, err = p.openWorld(r.Context(), sock.world, ep); err != nil {
+			p.worldUnavailable(w, r, sock.world, err)
+			return
+		}
+		if target == pageTarget && !p.worldHasTarget(w, r, world, ep, strings.TrimPrefix(sock.path, "/devtools/page/")) {
+			return
+		}
+	}
 	url := ep.WSURL
 	if target == pageTarget {
-		url = "ws://" + ep.HostPort + r.URL.Path
+		url = "ws://" + ep.HostPort + sock.path
 	}
 	limit := p.spec.MaxMessage
 	if limit <= 0 {
@@ -89,18 +111,28 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, target socke
 		browserConn.Close(websocket.CloseGoingAway, "") // the upgrader already answered the client
 		return
 	}
-	rl := relay.New(relay.Spec{
+	spec := relay.Spec{
 		ID: relayIDs.Add(1), Instance: p.spec.Instance,
 		Client:  transport.NewWSConn(client, limit),
 		Browser: p.watch(browserConn), Dial: p.dial, Endpoint: ep, Source: p.spec.Browser,
 		Resilient: target == browserTarget || target == bidiTarget, BiDi: target == bidiTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Traffic: p.spec.Traffic, Log: p.spec.Log,
-	})
+	}
+	if world != nil {
+		spec.World, spec.WorldContext = world, worldContext
+	}
+	rl := relay.New(spec)
 	if actor.Send(r.Context(), p.mailbox, relayOpened{relay: rl}) != nil {
 		rl.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
 		browserConn.Close(websocket.CloseGoingAway, "")
 		return
 	}
+	joined := world != nil && p.spec.Worlds.Joined(r.Context(), world, rl) == nil
 	_ = rl.Serve(r.Context())
+	if joined {
+		// Before the proxy hears the relay ended: at shutdown the worlds
+		// actor stops only after the proxy.
+		p.spec.Worlds.Left(r.Context(), world, rl)
+	}
 	// Not bound to the request context: at shutdown it is already done, and
 	// the proxy is waiting to hear that this relay ended.
 	select {

@@ -43,7 +43,12 @@ type Spec struct {
 	// may share (the bridge decides what its exit stops).
 	OnBrowserClose func()
 	Traffic        *Traffic // counts what is forwarded; nil: not counted
-	Log            zerolog.Logger
+	// World, when set, walls the client into a world (CDP only): it sees
+	// and touches only the world's targets and contexts. WorldContext is
+	// the world's context in Endpoint's browser.
+	World        World
+	WorldContext string
+	Log          zerolog.Logger
 }
 
 // Actor owns one client connection, its browser connection of the

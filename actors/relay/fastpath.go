@@ -34,7 +34,10 @@ type fastPath struct {
 	trace    bool // log each frame's head (trace level)
 	// closeHook: Browser.close goes to the actor, which answers it itself.
 	closeHook bool
-	streamed  countingReader // the browser reader's, counts a streamed message
+	// world: the wall of a world's client, whose requests and news the
+	// actor sees first; nil on the whole browser's endpoint.
+	world    *worldFilter
+	streamed countingReader // the browser reader's, counts a streamed message
 }
 
 // set switches the fast path on, to link, or off (nil). Only the actor
@@ -51,7 +54,7 @@ func (f *fastPath) set(link *browserLink) {
 // message while the fast path is off or after a failed write.
 func (f *fastPath) toBrowser(m *transport.Message) bool {
 	h, _ := transport.ScanHead(m.B)
-	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) {
+	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) || (f.world != nil && worldRuleOf(&h) != worldPasses) {
 		return false
 	}
 	f.gate.RLock()
@@ -110,7 +113,7 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 	} else {
 		h, _ = transport.ScanHeadPrefix(m.B) // an answer's id comes first
 	}
-	if h.HasID && f.dialect.ownID(h.ID) {
+	if (h.HasID && f.dialect.ownID(h.ID)) || (f.world != nil && f.world.holdsBack(&h)) {
 		return notForwarded, nil
 	}
 	result := forwarded

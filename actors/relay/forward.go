@@ -19,6 +19,11 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
+	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
+		run.worldCloseBrowser(&h)
+		m.msg.Release()
+		return
+	}
 	if hook := run.r.spec.OnBrowserClose; hook != nil && run.dialect.closesBrowser(&h) {
 		run.answerClose(&h)
 		m.msg.Release()
@@ -34,7 +39,9 @@ func (run *relayRun) onClient(m readResult) {
 			m.msg.Release()
 			return
 		}
-		run.setup.queued(&h, m.msg.B)
+		if run.world == nil || run.world.passes(m.msg.B) {
+			run.setup.queued(&h, m.msg.B) // a subscription the wall would refuse is not the client's
+		}
 		run.queue = append(run.queue, m.msg)
 		if run.machine.Is(fsm.ConnDegraded) {
 			run.recover()
@@ -42,13 +49,49 @@ func (run *relayRun) onClient(m readResult) {
 	}
 }
 
-// send forwards a client message to the browser.
+// send forwards a client message to the browser, through the world's
+// wall when there is one.
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
+	if run.world != nil && run.world.holding() {
+		run.world.held = append(run.world.held, msg) // behind a lookup, in order
+		return
+	}
+	if run.world != nil {
+		run.sendInWorld(msg, h)
+		return
+	}
 	watch := false
 	if run.dialect.kept(h) {
 		watch = run.setup.sent(h, msg)
 		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
 	}
+	run.forward(msg, h, watch)
+}
+
+// sendInWorld puts a client message through the world's wall, then
+// forwards what the wall lets through. A subscription is kept for the
+// recovery as the client sent it (the next browser's context is put in
+// when it is replayed), and only when the wall let it through.
+func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head) {
+	var sub *transport.Message
+	var subHead transport.Head
+	if run.dialect.kept(h) {
+		sub = &transport.Message{B: append([]byte(nil), msg.B...)}
+		subHead, _ = transport.ScanHead(sub.B)
+	}
+	if !run.worldRequest(msg, h) {
+		return
+	}
+	watch := false
+	if sub != nil {
+		watch = run.setup.sent(&subHead, sub) // CDP's reads and copies it, rewriting nothing
+	}
+	run.forward(msg, h, watch)
+}
+
+// forward writes a client message to the browser, noting a request in
+// flight.
+func (run *relayRun) forward(msg *transport.Message, h *transport.Head, watch bool) {
 	size := len(msg.B)
 	if run.trace {
 		traceFrame(run.log, toBrowser, h, int64(size))
@@ -95,6 +138,10 @@ func (run *relayRun) onBrowser(m readResult) {
 	h, _ := transport.ScanHead(m.msg.B)
 	if h.HasID && run.pending[h.ID] {
 		run.bootstrapAnswer(&h, m.msg)
+		m.msg.Release()
+		return
+	}
+	if run.world != nil && run.worldFromBrowser(&h, m.msg.B) {
 		m.msg.Release()
 		return
 	}
@@ -191,7 +238,7 @@ func (run *relayRun) forwardFailed(err error) {
 // usual path.
 func (run *relayRun) stream(m readResult) bool {
 	h, _ := transport.ScanHeadPrefix(m.msg.B)
-	if h.HasID && run.pending[h.ID] {
+	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}

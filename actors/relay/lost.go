@@ -25,6 +25,9 @@ func (run *relayRun) browserLost(err error) {
 	run.result, run.bootstrap, run.shortCircuit = "", "", false
 	run.fire(fsm.ConnBrowserLost)
 	run.tellTargetsGone()
+	if run.world != nil {
+		run.queue = append(run.world.lost(), run.queue...)
+	}
 	run.requeueInflight()
 	if len(run.queue) > 0 {
 		run.recover() // the client is waiting on those: recover now

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
@@ -21,8 +22,12 @@ const maxRecoveryAttempts = 2
 func (run *relayRun) recover() {
 	run.fire(fsm.ConnRecover)
 	run.attempt++
-	src, dial, limit := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage
+	src, dial, limit, wait := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage, run.r.spec.BootstrapTimeout
 	ctx, gen, fresh, attempt := run.ctx, run.lostGen, run.attempt > 1, run.attempt
+	var world World
+	if run.world != nil {
+		world = run.world.w
+	}
 	run.workers.Go(func() {
 		var ep browser.Endpoint
 		var err error
@@ -43,7 +48,19 @@ func (run *relayRun) recover() {
 			}
 		}
 		d := dialResult{attempt: attempt, err: err}
-		if err == nil {
+		if err == nil && world != nil {
+			// The world in this browser: made again after a crash, within
+			// the bootstrap's time (a browser that does not answer fails
+			// this attempt, as its bootstrap would).
+			wctx, cancel := context.WithTimeout(ctx, wait)
+			d.worldContext, err = world.Context(wctx, ep)
+			cancel()
+			if err != nil {
+				conn.Close(websocket.CloseNormalClosure, "")
+				d.err = fmt.Errorf("world %s: %w", world.Name(), err)
+			}
+		}
+		if d.err == nil {
 			d.link = &browserLink{conn: conn, ep: ep}
 		}
 		select {
@@ -73,6 +90,9 @@ func (run *relayRun) onDialed(d dialResult) {
 		run.result = "relaunched"
 	}
 	run.useLink(d.link)
+	if run.world != nil {
+		run.world.rebase(d.worldContext, d.link.ep.Generation)
+	}
 	run.correlator.Reset()
 	run.bootstrap = "started"
 	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
@@ -92,6 +112,12 @@ func (run *relayRun) sendOwn(reqs []ownRequest) {
 	for _, req := range reqs {
 		if run.link == nil {
 			return // a failed send ended this attempt
+		}
+		if run.world != nil {
+			var ok bool
+			if req.msg, ok = run.world.ownRequest(req.msg); !ok {
+				continue
+			}
 		}
 		run.pending[req.id] = true
 		if err := run.link.conn.Write(req.msg, false); err != nil {

@@ -53,12 +53,14 @@ type relayRun struct {
 	bootstrapTimer *time.Timer
 	scratch        []byte
 	streamed       countingReader // counts the message being streamed by the actor
+	world          *worldFilter   // the wall of a world's client; nil on the whole browser's endpoint
 }
 
 type dialResult struct {
-	link    *browserLink
-	attempt int
-	err     error
+	link         *browserLink
+	attempt      int
+	err          error
+	worldContext string // a world relay's: the world's context in that browser
 }
 
 func newRelayRun(r *Actor, ctx context.Context) *relayRun {
@@ -79,9 +81,13 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	}
 	run.bootstrapTimer.Stop()
 	run.machine = fsm.NewConnectionMachine(run.logTransition)
+	if r.spec.World != nil && !r.spec.BiDi {
+		run.world = newWorldFilter(r.spec.World, r.spec.WorldContext, r.spec.Endpoint.Generation)
+		run.log = run.log.With().Str("world", r.spec.World.Name()).Logger()
+	}
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
-		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil,
+		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil, world: run.world,
 	}
 	// On shutdown the client is closed even while the actor waits for a
 	// forward to a client that does not read: the write fails, the actor
@@ -148,7 +154,7 @@ func (run *relayRun) pause() {
 // resume switches the fast path on when the connection is connected: the
 // machine decides, the fast path follows.
 func (run *relayRun) resume() {
-	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) {
+	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.holding()) {
 		run.fast.set(run.link)
 		run.fastOn = true
 	}
@@ -185,6 +191,9 @@ func (run *relayRun) finish() {
 		m.Release()
 	}
 	run.queue = nil
+	if run.world != nil {
+		run.world.release()
+	}
 	close(run.quit)
 	run.workers.Wait() // both ends are closed: their readers return
 }

@@ -1,7 +1,7 @@
 // Checks that ONE puppeteer-core connection survives browser restarts behind
 // a supervising proxy (the Go test kills Chromium between cycles).
 //
-//   node puppeteer_survive.mjs <http://127.0.0.1:PORT> <cycles>
+//   node puppeteer_survive.mjs <http://127.0.0.1:PORT[/context/NAME]> <cycles>
 //
 // Protocol (line based):
 //   1. puppeteer.connect({browserURL: endpoint}) once, register
@@ -24,6 +24,7 @@
 // (env CLIENT_TIMEOUT_MS, default 30000, covers the whole run).
 import puppeteer from 'puppeteer-core';
 import { script, nextLine, within, pagesWithoutStale } from './cycles.mjs';
+import { connectPuppeteer } from './connect.mjs';
 
 const NAME = 'puppeteer_survive';
 const { timeoutMs, fail } = script(NAME, 30000);
@@ -50,7 +51,7 @@ async function main() {
     throw new Error('usage: puppeteer_survive.mjs <endpoint> <cycles>');
   }
 
-  const browser = await puppeteer.connect({ browserURL: endpoint, protocolTimeout: timeoutMs });
+  const browser = await connectPuppeteer(puppeteer, endpoint, { protocolTimeout: timeoutMs });
   let disconnected = false;
   const onDisconnected = () => {
     disconnected = true;

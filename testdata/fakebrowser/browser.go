@@ -17,6 +17,10 @@ import (
 // clients are expected to filter out by type.
 type target struct {
 	id, kind, title, url, contextID string
+	// waiting: the sessions that attached it waiting for the debugger and
+	// have not let it run yet (Runtime.runIfWaitingForDebugger or a
+	// detach); while any does, it runs no script. Guarded by browser.mu.
+	waiting map[string]bool
 }
 
 // conn is one CDP client: a websocket or the pipe. Browser-level connections
@@ -42,7 +46,8 @@ type browser struct {
 
 	mu       sync.Mutex
 	targets  []*target
-	contexts []string // created by Target.createBrowserContext
+	contexts []string            // created by Target.createBrowserContext
+	cookies  map[string][]cookie // by context
 	conns    map[*conn]bool
 
 	received atomic.Int64 // CDP messages, for --fake-crash-after
@@ -63,6 +68,7 @@ func newBrowser(opts options) *browser {
 		uuid:           newUUID(),
 		defaultContext: newID(),
 		conns:          map[*conn]bool{},
+		cookies:        map[string][]cookie{},
 	}
 	// Like Chromium: one blank page plus a browser_ui target.
 	b.targets = []*target{
@@ -192,6 +198,12 @@ func (b *browser) attach(c *conn, t *target, waiting bool) string {
 	wasAttached := b.isAttached(t)
 	sessionID := newID()
 	c.sessions[sessionID] = t
+	if waiting {
+		if t.waiting == nil {
+			t.waiting = map[string]bool{}
+		}
+		t.waiting[sessionID] = true
+	}
 	info := b.info(t)
 	if !wasAttached {
 		for d := range b.conns {
@@ -207,6 +219,7 @@ func (b *browser) attach(c *conn, t *target, waiting bool) string {
 func (b *browser) detach(c *conn, sessionID string) {
 	t := c.sessions[sessionID]
 	delete(c.sessions, sessionID)
+	delete(t.waiting, sessionID)
 	c.event("Target.detachedFromTarget", detachedParams{sessionID, t.id})
 }
 
@@ -245,4 +258,7 @@ func (b *browser) removeConn(c *conn) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.conns, c)
+	for sessionID, t := range c.sessions {
+		delete(t.waiting, sessionID) // a closed connection holds nothing up
+	}
 }

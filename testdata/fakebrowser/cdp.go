@@ -123,9 +123,23 @@ func (b *browser) handleSession(c *conn, req *request) {
 		var p struct {
 			Expression string `json:"expression"`
 		}
+		b.mu.Lock()
+		held := len(t.waiting) > 0
+		b.mu.Unlock()
+		if held {
+			c.fail(req, -32000, "fake: the target waits for the debugger of a session that attached it")
+			return
+		}
 		if c.decodeParams(req, &p) {
 			c.reply(req, evaluate(p.Expression))
 		}
+	case "Runtime.runIfWaitingForDebugger":
+		b.mu.Lock()
+		delete(t.waiting, req.SessionID)
+		b.mu.Unlock()
+		c.reply(req, empty{})
+	case "Network.getAllCookies":
+		b.sessionCookies(c, req, t)
 	case "Browser.getVersion":
 		c.reply(req, version)
 	case "Target.setAutoAttach":

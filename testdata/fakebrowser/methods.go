@@ -26,6 +26,10 @@ var browserMethods = map[string]func(*browser, *conn, *request){
 	"Target.disposeBrowserContext": (*browser).disposeBrowserContext,
 	"Target.getBrowserContexts":    (*browser).getBrowserContexts,
 	"Target.setRemoteLocations":    (*browser).accept,
+	"Target.getTargetInfo":         (*browser).getTargetInfo,
+	"Storage.getCookies":           (*browser).getCookies,
+	"Storage.setCookies":           (*browser).setCookies,
+	"Storage.clearCookies":         (*browser).clearCookies,
 }
 
 const (
@@ -235,6 +239,7 @@ func (b *browser) disposeBrowserContext(c *conn, req *request) {
 		return
 	}
 	b.contexts = slices.Delete(b.contexts, i, i+1)
+	delete(b.cookies, p.BrowserContextID)
 	for _, t := range slices.Clone(b.targets) {
 		if t.contextID == p.BrowserContextID {
 			b.removeTarget(t)

@@ -18,6 +18,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // FakeLaunch is a headless launch of the fake browser with extra args.
@@ -48,6 +49,7 @@ func Logger(t testing.TB) zerolog.Logger {
 type Instance struct {
 	Browser *browser.Actor
 	Proxy   *proxy.Actor
+	Worlds  *worlds.Actor // its book of worlds, at /context/NAME
 }
 
 // WS is the endpoint's websocket base, ws://127.0.0.1:PORT.
@@ -63,10 +65,12 @@ func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance
 	}
 	log := Logger(t)
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Launcher: chromium.Launcher{}, Log: log})
-	ps.Instance, ps.Log, ps.Browser, ps.Status = "test", log, b, b
+	w := worlds.New(worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Log: log})
+	ps.Instance, ps.Log, ps.Browser, ps.Status, ps.Worlds = "test", log, b, b, w
 	p := proxy.New(ps, l)
 	sup := suture.New("instance", suture.Spec{EventHook: actor.SupervisorHook(log), Timeout: 20 * time.Second})
 	sup.Add(b)
+	sup.Add(w)
 	sup.Add(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := sup.ServeBackground(ctx)
@@ -78,8 +82,12 @@ func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance
 			t.Error("instance did not stop within 30 s")
 		}
 	})
-	return &Instance{Browser: b, Proxy: p}
+	return &Instance{Browser: b, Proxy: p, Worlds: w}
 }
+
+// WorldSnapshotEvery is how often the kit's instances read their worlds'
+// cookies: often, so a test's crash finds them read.
+const WorldSnapshotEvery = 200 * time.Millisecond
 
 // StartBrowser serves a BrowserActor alone until the test ends.
 func StartBrowser(t testing.TB, spec browser.Spec) *browser.Actor {

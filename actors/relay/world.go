@@ -1,0 +1,174 @@
+package relay
+
+import (
+	"context"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/transport"
+)
+
+// World is the world a relay's client lives in (actors/worlds): a browser
+// context of its own on the shared browser. Its relay shows the client
+// only the world's targets and contexts, puts what the client makes
+// without a context into the world's, refuses the rest of the browser as
+// Chromium refuses what does not exist, and turns Browser.close into
+// closing the world's pages.
+type World interface {
+	Name() string
+	// Context is the world's context in the browser at ep, made there if
+	// need be (after a recovery: the new browser's).
+	Context(ctx context.Context, ep browser.Endpoint) (string, error)
+	// Owns says a context is the world's in the browser of the moment: its
+	// own, or one its clients made. Read for every target event: no
+	// mailbox behind it.
+	Owns(contextID string) bool
+	// Made lists the contexts its clients made.
+	Made() []string
+	// AddMade records a context a client made in browser generation gen.
+	AddMade(ctx context.Context, gen int, contextID string) error
+	// Disposed says a client disposed a context it made.
+	Disposed(gen int, contextID string)
+	// CloseBrowser closes the world's pages (a client's Browser.close).
+	CloseBrowser(ctx context.Context, ep browser.Endpoint) error
+}
+
+// worldFilter is a world relay's wall: what its client was told of the
+// world, and what the relay is doing about the rest of the browser. The
+// actor owns it. The fast path's readers read foreign and rewrites (through
+// holdsBack) under the fast path's gate, while the fast path is on; the
+// actor changes them only while it is off (it always is while the actor
+// acts), so no lock of their own.
+type worldFilter struct {
+	w       World
+	context string          // the world's context in the browser of the moment
+	gen     int             // that browser's generation
+	former  map[string]bool // the world's contexts in browsers that are gone: named by a client, they mean its context now
+	targets map[string]bool // the world's targets the client was told of
+
+	foreign  map[string]bool           // sessions on other worlds' targets, being let go: nothing of them reaches the client
+	rewrites map[int64]worldRewrite    // client requests whose answers the filter reads before the client does
+	own      map[int64]worldOwnRequest // the filter's own requests awaiting their answer
+
+	lookup *worldLookup         // a client request waiting to learn its target's context
+	held   []*transport.Message // client messages behind it, in their order
+}
+
+// worldRewrite is what the filter does with the answer to a request.
+type worldRewrite struct {
+	rule    worldRule
+	context string // disposeBrowserContext: the context
+}
+
+// worldLookup is a client request naming a target the client was not told
+// of: it waits for Target.getTargetInfo to say whose it is.
+type worldLookup struct {
+	msg    *transport.Message
+	target string
+}
+
+// worldOwnRequest is one of the filter's own requests.
+type worldOwnRequest struct {
+	lookup  bool   // the target lookup; else a resume or detach of a foreign session
+	session string // the foreign session it is about
+}
+
+func newWorldFilter(w World, context string, gen int) *worldFilter {
+	return &worldFilter{
+		w: w, context: context, gen: gen, former: map[string]bool{}, targets: map[string]bool{},
+		foreign: map[string]bool{}, rewrites: map[int64]worldRewrite{}, own: map[int64]worldOwnRequest{},
+	}
+}
+
+// owns says a context is the world's.
+func (f *worldFilter) owns(contextID string) bool {
+	return contextID != "" && (contextID == f.context || f.w.Owns(contextID))
+}
+
+// holdsBack says a browser message must pass through the actor before the
+// client may see it: a target event, an answer the filter rewrites, or
+// anything of a foreign session. Called by the fast path's readers.
+func (f *worldFilter) holdsBack(h *transport.Head) bool {
+	if len(f.foreign) > 0 && len(h.SessionID) > 0 && f.foreign[string(h.SessionID)] {
+		return true
+	}
+	if h.HasID {
+		_, ok := f.rewrites[h.ID]
+		return ok
+	}
+	return isWorldTargetEvent(h)
+}
+
+// holding says client messages wait behind a lookup.
+func (f *worldFilter) holding() bool { return f.lookup != nil }
+
+// rebase follows the world into a new browser: its new context, and
+// nothing the client knew of the old one.
+func (f *worldFilter) rebase(context string, gen int) {
+	if f.context != "" && f.context != context {
+		f.former[f.context] = true
+	}
+	f.context, f.gen = context, gen
+	clear(f.targets)
+	clear(f.foreign)
+	clear(f.own)
+}
+
+// lost is the browser going: what waited for its answers is sent again to
+// the next one, in order (the lookup's request first, then those behind
+// it), and what the filter asked of it is void.
+func (f *worldFilter) lost() []*transport.Message {
+	var again []*transport.Message
+	if f.lookup != nil {
+		again = append(again, f.lookup.msg)
+		f.lookup = nil
+	}
+	again = append(again, f.held...)
+	f.held = nil
+	clear(f.foreign)
+	clear(f.own)
+	clear(f.rewrites) // the requests are sent again, and noted again then
+	return again
+}
+
+// release gives back what the filter holds when the relay ends.
+func (f *worldFilter) release() {
+	for _, m := range f.lost() {
+		m.Release()
+	}
+}
+
+// passes says the wall would let a subscription through as the client's.
+func (f *worldFilter) passes(msg []byte) bool {
+	_, ok := f.ownRequest(msg)
+	return ok
+}
+
+// ownRequest walls one of the relay's own requests (a replayed
+// subscription): one that takes a context gets the world's when it names
+// none or the world's in a browser gone (the client's
+// Browser.setDownloadBehavior, in the world); one naming a context not the
+// world's, or that the wall cannot read, is not sent (false). A client's
+// request held while no browser was there is recorded before the wall sees
+// it.
+func (f *worldFilter) ownRequest(msg []byte) ([]byte, bool) {
+	h, err := transport.ScanHead(msg)
+	if err != nil || worldRuleOf(&h) == worldPasses {
+		return msg, true
+	}
+	if worldRuleOf(&h) != worldNamesContext {
+		return nil, false // a subscription is never another kind of walled request
+	}
+	p, err := readWorldParams(msg)
+	if err != nil {
+		return nil, false
+	}
+	id := deref(p.BrowserContextID)
+	switch {
+	case id != "" && f.owns(id):
+		return msg, true
+	case id != "" && !f.former[id]:
+		return nil, false
+	}
+	out, err := withContext(msg, f.context)
+	return out, err == nil
+}

@@ -1,0 +1,65 @@
+package relay
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+)
+
+// benchWorld is a world that owns the context "W" and nothing else.
+type benchWorld struct{}
+
+func (benchWorld) Name() string { return "bench" }
+func (benchWorld) Context(context.Context, browser.Endpoint) (string, error) {
+	return "W", nil
+}
+func (benchWorld) Owns(id string) bool                                  { return id == "W" }
+func (benchWorld) Made() []string                                       { return nil }
+func (benchWorld) AddMade(context.Context, int, string) error           { return nil }
+func (benchWorld) Disposed(int, string)                                 {}
+func (benchWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
+
+// BenchmarkRelayRoundTripWorld is BenchmarkRelayRoundTrip's 200-byte round
+// trip through the relay of a world's client and of the whole browser's,
+// side by side: a page's traffic crosses the wall on the fast path, its
+// head read once more for the wall's method and session.
+func BenchmarkRelayRoundTripWorld(b *testing.B) {
+	for _, side := range []struct {
+		name  string
+		world World
+	}{{"whole", nil}, {"world", benchWorld{}}} {
+		b.Run(side.name, func(b *testing.B) {
+			client := newMemConn()
+			echo := &echoBrowser{memConn: newMemConn()}
+			echo.response = []byte(`{"id":1,"result":{"result":{"type":"number","value":1,"description":"1"}},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
+			request := []byte(`{"id":1,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
+			relay := New(Spec{
+				ID: 1, Client: client, Browser: echo, Endpoint: browser.Endpoint{Generation: 1},
+				Resilient: true, World: side.world, WorldContext: "W", Log: zerolog.Nop(),
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { _ = relay.Serve(ctx); close(done) }()
+			round := func() {
+				client.in <- request
+				<-client.out
+			}
+			round()
+			if !strings.Contains(string(client.last), `"value":1`) {
+				b.Fatalf("answer %s", client.last)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				round()
+			}
+			b.StopTimer()
+			cancel()
+			<-done
+		})
+	}
+}

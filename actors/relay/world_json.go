@@ -1,0 +1,86 @@
+package relay
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// The few messages a world relay reads whole are small (requests naming a
+// target or a context, target events, target and context lists): they are
+// decoded with encoding/json; nothing else is.
+
+// worldParams are the parameters the wall looks at in a request.
+type worldParams struct {
+	TargetID         *string `json:"targetId"`
+	BrowserContextID *string `json:"browserContextId"`
+}
+
+func readWorldParams(msg []byte) (worldParams, error) {
+	var m struct {
+		Params worldParams `json:"params"`
+	}
+	err := json.Unmarshal(msg, &m)
+	return m.Params, err
+}
+
+// withContext returns msg with params.browserContextId set to context; the
+// rest of the message is kept (its members re-encoded, the id as it came).
+func withContext(msg []byte, context string) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &top); err != nil {
+		return nil, err
+	}
+	params := map[string]json.RawMessage{}
+	if raw, ok := top["params"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &params); err != nil {
+			return nil, err
+		}
+	}
+	id, _ := json.Marshal(context)
+	params["browserContextId"] = id
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	top["params"] = p
+	return json.Marshal(top)
+}
+
+// errorAnswer is an error answer to request id, as Chromium words it.
+func errorAnswer(id int64, session []byte, code int, message string) []byte {
+	text, _ := json.Marshal(message)
+	return appendSession(fmt.Appendf(nil, `{"id":%d,"error":{"code":%d,"message":%s}`, id, code, text), session)
+}
+
+// Chromium's errors for what does not exist, which is what the rest of the
+// browser is to a world's client (measured: Chromium 148).
+const (
+	codeInvalidParams = -32602
+	codeServerError   = -32000
+	errNoTarget       = "No target with given id found"
+)
+
+// noContext is Chromium's error for a context it does not know, which
+// depends on the method.
+func noContext(rule worldRule, id string) (int, string) {
+	switch rule {
+	case worldCreatesTarget:
+		return codeServerError, "Failed to find browser context with id " + id
+	case worldDisposesContext:
+		return codeServerError, "Failed to find context with id " + id
+	}
+	return codeInvalidParams, "Failed to find browser context for id " + id
+}
+
+// resultAnswer is a successful answer to request id with result (JSON).
+func resultAnswer(id int64, session []byte, result []byte) []byte {
+	b := fmt.Appendf(nil, `{"id":%d,"result":`, id)
+	b = append(b, result...)
+	return appendSession(b, session)
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}

@@ -1,0 +1,72 @@
+package relay
+
+import "github.com/cdpvisor/cdpvisor/transport"
+
+// worldRule is what a world relay does with a client request, by method.
+// Chromium takes these on any session, a page's included (there
+// Target.createTarget and Storage.getCookies without a context mean the
+// default context, and Browser.close closes the browser), so the rule is
+// the method's wherever it is sent.
+type worldRule uint8
+
+const (
+	worldPasses          worldRule = iota // not the wall's business
+	worldListsTargets                     // Target.getTargets: the answer lists the world's targets only
+	worldListsContexts                    // Target.getBrowserContexts: the contexts its clients made; the world's own is the default
+	worldMakesContext                     // Target.createBrowserContext: the new context is the world's
+	worldDisposesContext                  // Target.disposeBrowserContext: only a context its clients made
+	worldCreatesTarget                    // Target.createTarget: in the world's context unless one of its own is named
+	worldNamesTarget                      // a request naming a target (targetId): only the world's
+	worldNamesContext                     // a request taking a browserContextId: the world's unless one of its own is named
+	worldClosesBrowser                    // Browser.close: the world's pages close, the browser stays
+)
+
+var worldRules = map[string]worldRule{
+	"Target.getTargets":             worldListsTargets,
+	"Target.getBrowserContexts":     worldListsContexts,
+	"Target.createBrowserContext":   worldMakesContext,
+	"Target.disposeBrowserContext":  worldDisposesContext,
+	"Target.createTarget":           worldCreatesTarget,
+	"Target.attachToTarget":         worldNamesTarget,
+	"Target.activateTarget":         worldNamesTarget,
+	"Target.closeTarget":            worldNamesTarget,
+	"Target.getTargetInfo":          worldNamesTarget,
+	"Target.exposeDevToolsProtocol": worldNamesTarget,
+	"Target.autoAttachRelated":      worldNamesTarget,
+	"Target.openDevTools":           worldNamesTarget,
+	"Target.detachFromTarget":       worldNamesTarget,
+	"Target.sendMessageToTarget":    worldNamesTarget,
+	"Browser.getWindowForTarget":    worldNamesTarget,
+	"Storage.getCookies":            worldNamesContext,
+	"Storage.setCookies":            worldNamesContext,
+	"Storage.clearCookies":          worldNamesContext,
+	"Browser.setDownloadBehavior":   worldNamesContext,
+	"Browser.cancelDownload":        worldNamesContext,
+	"Browser.grantPermissions":      worldNamesContext,
+	"Browser.resetPermissions":      worldNamesContext,
+	"Browser.setPermission":         worldNamesContext,
+	"Browser.close":                 worldClosesBrowser,
+}
+
+// worldRuleOf is the rule of a client request; a message that is not a
+// request passes. It reads only the head: the fast path calls it.
+func worldRuleOf(h *transport.Head) worldRule {
+	if !h.HasID {
+		return worldPasses
+	}
+	return worldRules[string(h.Method)] // no allocation: the compiler looks up bytes as a string
+}
+
+// isWorldTargetEvent says a browser event tells of a target or session,
+// which the wall shows only when it is the world's.
+func isWorldTargetEvent(h *transport.Head) bool {
+	if h.HasID {
+		return false
+	}
+	switch string(h.Method) {
+	case "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed", "Target.targetCrashed",
+		"Target.attachedToTarget", "Target.detachedFromTarget", "Target.receivedMessageFromTarget":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,121 @@
+package worlds
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// ensure has the world's context made in the running browser, then calls
+// done (if not nil) with it. A context is made once per browser however
+// many ask; the world's cookie snapshot is restored into it before anyone
+// is answered, so a client's first request finds its cookies.
+func (r *run) ensure(w *world, done func(string, error)) {
+	if r.current(w) {
+		if done != nil {
+			done(w.context, nil)
+		}
+		return
+	}
+	if done != nil {
+		w.waiters = append(w.waiters, done)
+	}
+	gen := r.ep.Generation
+	if w.making == gen {
+		return
+	}
+	w.making = gen
+	r.call("Target.createBrowserContext", nil, func(a answer) {
+		var res struct {
+			BrowserContextID string `json:"browserContextId"`
+		}
+		if a.err() == nil {
+			_ = json.Unmarshal(a.Result, &res)
+		}
+		if w.making != gen {
+			// The world was closed meanwhile (its waiters were answered
+			// then): a context made for nobody goes.
+			if res.BrowserContextID != "" {
+				r.dispose([]string{res.BrowserContextID}, func() {})
+			}
+			return
+		}
+		w.making = 0
+		if err := a.err(); err != nil || res.BrowserContextID == "" {
+			w.settle("", fmt.Errorf("making the browser context of world %s: %w", w.name(), errOr(a.err(), "no browserContextId in the answer")))
+			return
+		}
+		r.restore(w, gen, res.BrowserContextID)
+	})
+}
+
+// restore sets the world's cookie snapshot into its new context, then
+// makes that context the world's.
+func (r *run) restore(w *world, gen int, context string) {
+	made := func() {
+		if !r.running || r.ep.Generation != gen || r.entry(w.handle) == nil {
+			w.settle("", ErrBrowserGone)
+			return
+		}
+		first := w.cookies == nil
+		w.context, w.gen = context, gen
+		clear(w.made)
+		w.publish()
+		ev := r.log.Info().Str("world", w.name()).Str("context", context).Int("generation", gen)
+		if !first {
+			ev = ev.Int("cookiesRestored", cookieCount(w.cookies))
+		}
+		ev.Msg("world's browser context made")
+		w.settle(context, nil)
+	}
+	cookies := restorable(w.cookies)
+	if len(cookies) == 0 {
+		made()
+		return
+	}
+	params := map[string]any{"browserContextId": context, "cookies": cookies}
+	r.call("Storage.setCookies", params, func(a answer) {
+		if err := a.err(); err != nil {
+			r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's cookies were not restored")
+		}
+		made()
+	})
+}
+
+// snapshot reads the world's cookies, kept to be restored in the next
+// browser. A crash loses what changed since the last read.
+func (r *run) snapshot(w *world) {
+	if !r.current(w) || w.reading {
+		return
+	}
+	w.reading = true
+	context := w.context
+	r.call("Storage.getCookies", map[string]string{"browserContextId": context}, func(a answer) {
+		w.reading = false
+		var res struct {
+			Cookies json.RawMessage `json:"cookies"`
+		}
+		if a.err() != nil || json.Unmarshal(a.Result, &res) != nil || res.Cookies == nil || w.context != context {
+			return
+		}
+		w.cookies = res.Cookies
+	})
+}
+
+// snapshotDue reads the cookies of every world that has clients (and
+// fails the commands left unanswered too long: the same tick).
+func (r *run) snapshotDue() {
+	r.expire(time.Now())
+	for _, w := range r.a.book {
+		if len(w.clients) > 0 {
+			r.snapshot(w)
+		}
+	}
+}
+
+func errOr(err error, text string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%s", text)
+}

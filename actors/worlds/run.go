@@ -1,0 +1,178 @@
+package worlds
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+)
+
+// run is one Serve of the actor: its session with the running browser and
+// what it knows of that browser. The book lives in the Actor and outlives
+// it.
+type run struct {
+	a           *Actor
+	log         zerolog.Logger
+	fromSession chan any
+	sess        *session
+	ep          browser.Endpoint // the newest browser heard of
+	running     bool             // ep's browser runs, as far as the actor knows
+	exited      int              // the newest generation known to have exited
+	pending     map[int64]pendingCall
+	snapshots   *time.Ticker
+}
+
+// pendingCall is a command awaiting its answer.
+type pendingCall struct {
+	then  func(answer)
+	since time.Time
+}
+
+// callTimeout: a command the browser has not answered by then fails (the
+// browser hangs; its BrowserActor's probe ends it in time), so nobody
+// waits on the actor for ever.
+const callTimeout = 10 * time.Second
+
+// errNoAnswer fails a command the browser did not answer in time.
+var errNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, callTimeout)
+
+func newRun(a *Actor) *run {
+	return &run{
+		a: a, log: a.spec.Log, fromSession: make(chan any), pending: map[int64]pendingCall{},
+		snapshots: time.NewTicker(a.spec.SnapshotEvery),
+	}
+}
+
+// shutdown stops the session and the subscription, taking the browser's
+// events meanwhile so a lossless delivery never waits on this actor.
+func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
+	r.snapshots.Stop()
+	r.dropSession()
+	done := make(chan struct{})
+	go func() { defer close(done); unsubscribe() }()
+	for {
+		select {
+		case <-done:
+			return
+		case <-events:
+		}
+	}
+}
+
+func (r *run) onBrowser(ev browser.Event) {
+	switch ev := ev.(type) {
+	case browser.Ready:
+		if r.adopt(ev.Endpoint) != nil {
+			return
+		}
+		// The worlds are made again in every new browser, clients or not:
+		// a client that comes back finds its world with its cookies.
+		for _, w := range r.a.book {
+			r.ensure(w, nil)
+		}
+	case browser.Exited:
+		if ev.Generation > r.exited {
+			r.exited = ev.Generation
+		}
+		if r.running && ev.Generation == r.ep.Generation {
+			r.running = false
+			r.dropSession()
+			for _, w := range r.a.book {
+				w.forget()
+			}
+		}
+	}
+}
+
+// adopt makes ep's browser the running one when it is newer than the one
+// the actor knows (a request may name it before its Ready arrives); a
+// browser older than that, or one that exited, is gone. The worlds forget
+// the contexts they had in an older browser.
+func (r *run) adopt(ep browser.Endpoint) error {
+	switch {
+	case ep.Generation <= r.exited, r.running && ep.Generation < r.ep.Generation:
+		return ErrBrowserGone
+	case r.running && ep.Generation == r.ep.Generation:
+		return nil
+	}
+	r.dropSession()
+	r.ep, r.running = ep, true
+	for _, w := range r.a.book {
+		if w.gen != ep.Generation {
+			w.forget()
+		}
+	}
+	return nil
+}
+
+// current says the world's context is made in the running browser.
+func (r *run) current(w *world) bool {
+	return r.running && w.context != "" && w.gen == r.ep.Generation
+}
+
+// call sends a command to the running browser (connecting first if need
+// be); then runs with its answer on the actor's goroutine, or with a
+// failure if no browser takes it.
+func (r *run) call(method string, params any, then func(answer)) {
+	if !r.running {
+		then(failed(ErrBrowserGone))
+		return
+	}
+	if r.sess == nil {
+		r.sess = startSession(r.ep, r.fromSession)
+	}
+	id, ok := r.sess.send(method, params)
+	if !ok {
+		r.log.Warn().Str("method", method).Msg("the browser reads nothing on the worlds connection; command dropped")
+		then(failed(ErrBrowserGone))
+		return
+	}
+	r.pending[id] = pendingCall{then: then, since: time.Now()}
+}
+
+// expire fails the commands the browser has left unanswered too long.
+func (r *run) expire(now time.Time) {
+	for id, c := range r.pending {
+		if now.Sub(c.since) > callTimeout {
+			delete(r.pending, id)
+			r.log.Warn().Int64("id", id).Msg("the browser did not answer the worlds actor in time")
+			c.then(failed(errNoAnswer))
+		}
+	}
+}
+
+func (r *run) onSession(m any) {
+	switch m := m.(type) {
+	case sessionAnswer:
+		if r.sess == nil || r.sess.gen != m.gen {
+			return
+		}
+		if c, ok := r.pending[m.answer.ID]; ok {
+			delete(r.pending, m.answer.ID)
+			c.then(m.answer)
+		}
+	case sessionEnded:
+		if r.sess == nil || r.sess.gen != m.gen {
+			return
+		}
+		// Mostly the browser is exiting, and its exit follows; if it does
+		// not, the next command connects again.
+		r.log.Debug().Err(m.err).Int("generation", m.gen).Msg("the worlds connection to the browser ended")
+		r.dropSession()
+	}
+}
+
+// dropSession ends the session; what it had not answered fails.
+func (r *run) dropSession() {
+	if r.sess != nil {
+		r.sess.stop()
+		r.sess = nil
+	}
+	pending := r.pending
+	r.pending = map[int64]pendingCall{}
+	for _, c := range pending {
+		c.then(failed(ErrBrowserGone))
+	}
+}

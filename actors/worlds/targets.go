@@ -1,0 +1,163 @@
+package worlds
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+)
+
+// targets asks the running browser for every target, then runs then.
+func (r *run) targets(then func([]Target, error)) {
+	r.call("Target.getTargets", nil, func(a answer) {
+		var res struct {
+			TargetInfos []Target `json:"targetInfos"`
+		}
+		if err := a.err(); err != nil {
+			then(nil, err)
+			return
+		}
+		if err := json.Unmarshal(a.Result, &res); err != nil {
+			then(nil, fmt.Errorf("reading the browser's targets: %w", err))
+			return
+		}
+		then(res.TargetInfos, nil)
+	})
+}
+
+// worldFor answers a request naming a world and a browser: the world's
+// entry once its context is made there, or the reason there is none.
+func (r *run) worldFor(h *World, ep browser.Endpoint, then func(*world, error)) {
+	w := r.entry(h)
+	if w == nil {
+		then(nil, fmt.Errorf("%w: %s", ErrWorldClosed, h.name))
+		return
+	}
+	if err := r.adopt(ep); err != nil {
+		then(nil, err)
+		return
+	}
+	r.ensure(w, func(_ string, err error) { then(w, err) })
+}
+
+func (r *run) listTargets(m listTargets) {
+	r.worldFor(m.world, m.ep, func(w *world, err error) {
+		if err != nil {
+			m.reply <- targetsAnswer{err: err}
+			return
+		}
+		r.targets(func(all []Target, err error) {
+			var mine []Target
+			for _, t := range all {
+				if w.owns(t.Context) {
+					mine = append(mine, t)
+				}
+			}
+			m.reply <- targetsAnswer{targets: mine, err: err}
+		})
+	})
+}
+
+func (r *run) newPage(m newPage) {
+	r.worldFor(m.world, m.ep, func(w *world, err error) {
+		if err != nil {
+			m.reply <- pageAnswer{err: err}
+			return
+		}
+		if m.url == "" {
+			m.url = "about:blank"
+		}
+		r.call("Target.createTarget", map[string]string{"url": m.url, "browserContextId": w.context}, func(a answer) {
+			var res struct {
+				TargetID string `json:"targetId"`
+			}
+			if err := a.err(); err != nil {
+				m.reply <- pageAnswer{err: err}
+				return
+			}
+			_ = json.Unmarshal(a.Result, &res)
+			m.reply <- pageAnswer{target: res.TargetID}
+		})
+	})
+}
+
+// closePages is a world client's Browser.close: the world's pages close and
+// the contexts its clients made are disposed; its own context stays, with
+// its cookies. A browser that is gone took the pages with it.
+func (r *run) closePages(m closePages) {
+	w := r.entry(m.world)
+	if w == nil || r.adopt(m.ep) != nil || !r.current(w) {
+		m.reply <- nil
+		return
+	}
+	r.targets(func(all []Target, err error) {
+		if err != nil {
+			m.reply <- err
+			return
+		}
+		var pages []string
+		for _, t := range all {
+			if t.Type == "page" && t.Context == w.context {
+				pages = append(pages, t.ID)
+			}
+		}
+		made := make([]string, 0, len(w.made))
+		for id := range w.made {
+			made = append(made, id)
+		}
+		clear(w.made)
+		w.publish()
+		r.log.Info().Str("world", w.name()).Int("pages", len(pages)).Int("contexts", len(made)).Msg("a client of the world closed its browser: the world's pages close")
+		r.closeTargets(pages, func() { r.dispose(made, func() { m.reply <- nil }) })
+	})
+}
+
+// closeTargets closes targets, then runs then.
+func (r *run) closeTargets(ids []string, then func()) {
+	if len(ids) == 0 {
+		then()
+		return
+	}
+	left := len(ids)
+	for _, id := range ids {
+		r.call("Target.closeTarget", map[string]string{"targetId": id}, func(answer) {
+			if left--; left == 0 {
+				then()
+			}
+		})
+	}
+}
+
+// list reports every world with its clients and pages.
+func (r *run) list(reply chan []Summary) {
+	out := make([]Summary, 0, len(r.a.book))
+	for _, w := range r.a.book {
+		s := Summary{Name: w.name(), Clients: len(w.clients)}
+		if r.current(w) {
+			s.Context = w.context
+		}
+		out = append(out, s)
+	}
+	sortSummaries(out)
+	if len(out) == 0 || !r.running {
+		reply <- out
+		return
+	}
+	r.targets(func(all []Target, err error) {
+		for i := range out {
+			w := r.a.book[out[i].Name]
+			for _, t := range all {
+				if w != nil && t.Type == "page" && w.owns(t.Context) {
+					out[i].Pages++
+				}
+			}
+		}
+		reply <- out
+	})
+}
+
+func sortSummaries(s []Summary) {
+	slices.SortFunc(s, func(a, b Summary) int { return cmp.Compare(a.Name, b.Name) })
+}

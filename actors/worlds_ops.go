@@ -1,0 +1,57 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+)
+
+// Worlds lists the worlds of an instance ("" for the default one): each
+// world's name, clients and pages.
+func (c *Coordinator) Worlds(ctx context.Context, ref string) ([]worlds.Summary, error) {
+	inst, err := c.worldsOf(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return inst.Worlds.List(ctx)
+}
+
+// CloseWorld closes a world of an instance ("" for the default one): its
+// clients' connections close, its browser contexts are disposed with their
+// pages, and its name is free again.
+func (c *Coordinator) CloseWorld(ctx context.Context, ref, name string) error {
+	inst, err := c.worldsOf(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if err := worlds.CheckName(name); err != nil {
+		return err
+	}
+	return inst.Worlds.Close(ctx, name)
+}
+
+// WorldEndpoint is the CDP endpoint of a world of an instance ("" for the
+// default one): http://127.0.0.1:PORT/context/NAME. The world is made on
+// its first use.
+func (c *Coordinator) WorldEndpoint(ctx context.Context, ref, name string) (string, error) {
+	inst, err := c.worldsOf(ctx, ref)
+	if err != nil {
+		return "", err
+	}
+	if err := worlds.CheckName(name); err != nil {
+		return "", err
+	}
+	return inst.Proxy.WorldEndpoint(name), nil
+}
+
+func (c *Coordinator) worldsOf(ctx context.Context, ref string) (*Instance, error) {
+	inst, err := c.Instance(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if inst.Worlds == nil {
+		return nil, fmt.Errorf("instance %s runs %s over WebDriver BiDi: worlds are browser contexts of a Chromium-family browser over CDP", inst.ID, inst.Protocol)
+	}
+	return inst, nil
+}
