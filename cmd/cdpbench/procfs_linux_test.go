@@ -27,3 +27,52 @@ func TestReadProcMemSelf(t *testing.T) {
 		t.Errorf("own memory: %+v, %v", m, err)
 	}
 }
+
+func TestParseStatPPID(t *testing.T) {
+	if p, ok := parseStatPPID([]byte("4242 (a (weird) name) S 17 4242 4242 0 -1 4194560")); !ok || p != 17 {
+		t.Errorf("= %d, %v", p, ok)
+	}
+	if _, ok := parseStatPPID([]byte("4242 (x")); ok {
+		t.Error("a cut line accepted")
+	}
+}
+
+func TestParseRollup(t *testing.T) {
+	text := "55ac0d2d8000-7ffc192bb000 ---p 00000000 00:00 0  [rollup]\nRss:  1640 kB\nPss:  230 kB\nPss_Dirty: 116 kB\n" +
+		"Pss_Anon: 116 kB\nPss_File: 114 kB\nPss_Shmem: 0 kB\nShared_Clean: 1488 kB\nPrivate_Clean: 36 kB\nPrivate_Dirty: 116 kB\n"
+	r, err := parseRollup([]byte(text))
+	want := rollup{RSSkB: 1640, PSSkB: 230, PSSAnonkB: 116, PSSFilekB: 114, PrivCleankB: 36, PrivDirtykB: 116}
+	if err != nil || r != want {
+		t.Errorf("= %+v, %v", r, err)
+	}
+	if _, err := parseRollup([]byte("Anonymous: 1 kB\n")); err == nil {
+		t.Error("a rollup without Pss accepted")
+	}
+}
+
+func TestOwnProcessTables(t *testing.T) {
+	table, err := procTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := os.Getpid()
+	if table[self] != os.Getppid() {
+		t.Errorf("ppid of self = %d, want %d", table[self], os.Getppid())
+	}
+	if d := descendants(table, os.Getppid()); len(d) < 2 {
+		t.Errorf("the test's parent has no descendants: %v", d)
+	}
+	if r, err := readRollup(self); err != nil || r.PSSkB <= 0 || r.RSSkB < r.PSSkB {
+		t.Errorf("own rollup: %+v, %v", r, err)
+	}
+	found := false
+	for _, pid := range pidsWithExe(exeOf(self)) {
+		found = found || pid == self
+	}
+	if !found {
+		t.Errorf("pidsWithExe(%q) lacks self", exeOf(self))
+	}
+	if got := processesWithEnv("CDPBENCH_NO_SUCH_ENTRY=1"); len(got) != 0 {
+		t.Errorf("processesWithEnv of nothing = %v", got)
+	}
+}
