@@ -76,3 +76,38 @@ func TestOwnProcessTables(t *testing.T) {
 		t.Errorf("processesWithEnv of nothing = %v", got)
 	}
 }
+
+func TestFileMapping(t *testing.T) {
+	s, e, ok := fileMapping("5616e3a00000-5616e3c00000 r-xp 00000000 fe:00 1234  /usr/lib/chromium/chromium")
+	if !ok || s != 0x5616e3a00000 || e != 0x5616e3c00000 {
+		t.Errorf("the executable: %x %x %v", s, e, ok)
+	}
+	if _, _, ok := fileMapping("7f00-8000 r--p 00000000 fe:00 99 /usr/share/fonts/a b.ttf"); !ok {
+		t.Error("a path with a space refused")
+	}
+	for _, line := range []string{
+		"7f00-8000 rw-s 00000000 00:01 77 /dev/shm/.org.chromium.Chromium.x (deleted)",
+		"7f00-8000 rw-s 00000000 00:01 78 /memfd:shared_memory (deleted)",
+		"7f00-8000 rw-p 00000000 00:00 0 [heap]",
+		"7f00-8000 rw-p 00000000 00:00 0",
+		"7f00-8000 r--s 00000000 00:05 3 /dev/dri/renderD128",
+	} {
+		if _, _, ok := fileMapping(line); ok {
+			t.Errorf("%q taken for a file", line)
+		}
+	}
+}
+
+func TestUniqueFileKBSelf(t *testing.T) {
+	kb, ok := uniqueFileKB([]int{os.Getpid()})
+	if !ok {
+		t.Skip("page frames not readable (not root)")
+	}
+	if kb <= 0 {
+		t.Errorf("no file pages of the test binary: %d kB", kb)
+	}
+	twice, _ := uniqueFileKB([]int{os.Getpid(), os.Getpid()})
+	if twice > kb*3/2 { // pages may fault in between, but not double
+		t.Errorf("a process twice counts %d kB, once %d kB", twice, kb)
+	}
+}

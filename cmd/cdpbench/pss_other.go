@@ -19,3 +19,5 @@ func exeOf(pid int) string { return "" }
 func processesWithEnv(kv string) []int { return nil }
 
 func pidsWithExe(exe string) []int { return nil }
+
+func uniqueFileKB(pids []int) (int64, bool) { return 0, false }

@@ -55,7 +55,11 @@ type worldsResult struct {
 	// The same without file-backed pages (PSS anon + shmem): the part other
 	// Chromium processes on the machine cannot dilute.
 	RatioNoFile spread `json:"pss_nonfile_ratio_worlds_over_browsers"`
-	RSSRatio    spread `json:"rss_ratio_worlds_over_browsers"`
+	// The same with the file-backed pages counted once within each side
+	// (pssFileOnce): independent of other browsers on the machine.
+	RatioFileOnce    spread `json:"pss_file_once_ratio_worlds_over_browsers"`
+	ContextsFileOnce spread `json:"pss_file_once_ratio_contexts_over_browsers,omitempty"`
+	RSSRatio         spread `json:"rss_ratio_worlds_over_browsers"`
 
 	RoundTrip *worldsRoundTrip `json:"round_trip,omitempty"`
 }
@@ -125,6 +129,21 @@ type memSnapshot struct {
 	// the machine outside the side (other work's browsers): they share the
 	// executable's pages, so they take part of its file-backed PSS.
 	OtherChromium int `json:"other_chromium_processes"`
+	// FileOncekB is the side's resident file-backed memory with each page
+	// counted once (page frames from /proc/<pid>/pagemap), whoever else
+	// maps it; with no other process mapping those files it equals
+	// Total.PSSFilekB. 0 when the frames could not be read.
+	FileOncekB int64 `json:"file_once_kb,omitempty"`
+}
+
+// pssFileOnce is PSS with the file-backed part counted once within the
+// side (anon + shmem + FileOncekB): what the side would sum alone on the
+// machine. 0 when FileOncekB could not be read.
+func (m memSnapshot) pssFileOnce() int64 {
+	if m.FileOncekB == 0 {
+		return 0
+	}
+	return m.Total.PSSAnonkB + m.Total.PSSShmemkB + m.FileOncekB
 }
 
 type kindStat struct {
@@ -139,6 +158,9 @@ type worldsSideSummary struct {
 	PSSOne      float64 `json:"pss_one_mb"`
 	Marginal    float64 `json:"marginal_pss_mb"`
 	PSSNoFile   float64 `json:"pss_nonfile_all_mb"`
+	PSSFileOnce float64 `json:"pss_file_once_all_mb"`
+	FileOnceOne float64 `json:"pss_file_once_one_mb"`
+	MargFileOne float64 `json:"marginal_pss_file_once_mb"`
 	RSSAll      float64 `json:"rss_all_mb"`
 	Processes   float64 `json:"processes_all"`
 	Cdpvisor    float64 `json:"cdpvisor_own_pss_mb"`
@@ -227,7 +249,7 @@ func (r *rtSamples) merge(o *rtSamples) {
 func (res *worldsResult) summarize(rt *rtSamples, cfg config) {
 	res.Median = map[string]worldsSideSummary{}
 	for _, s := range res.Sides {
-		var all, one, marg, nofile, rss, procs, own, loaded []float64
+		var all, one, marg, nofile, once, onceOne, onceMarg, rss, procs, own, loaded []float64
 		for _, r := range res.RoundResults {
 			run := r.Sides[s]
 			if run == nil {
@@ -237,6 +259,11 @@ func (res *worldsResult) summarize(rt *rtSamples, cfg config) {
 			one = append(one, mb(run.One.Total.PSSkB))
 			marg = append(marg, mb(run.MarginalPSSkB))
 			nofile = append(nofile, mb(run.All.Total.PSSAnonkB+run.All.Total.PSSShmemkB))
+			if a, o := run.All.pssFileOnce(), run.One.pssFileOnce(); a > 0 && o > 0 {
+				once = append(once, mb(a))
+				onceOne = append(onceOne, mb(o))
+				onceMarg = append(onceMarg, mb(a-o)/float64(res.Agents-1))
+			}
 			rss = append(rss, mb(run.All.Total.RSSkB))
 			procs = append(procs, float64(run.All.Processes))
 			own = append(own, mb(run.Cdpvisor.PSSkB))
@@ -245,6 +272,7 @@ func (res *worldsResult) summarize(rt *rtSamples, cfg config) {
 		res.Median[s] = worldsSideSummary{
 			PSSAll: medianFloat(all), PSSOne: medianFloat(one), Marginal: medianFloat(marg),
 			PSSNoFile: medianFloat(nofile), RSSAll: medianFloat(rss), Processes: medianFloat(procs),
+			PSSFileOnce: medianFloat(once), FileOnceOne: medianFloat(onceOne), MargFileOne: medianFloat(onceMarg),
 			Cdpvisor: medianFloat(own), PagesLoaded: medianFloat(loaded),
 		}
 	}
@@ -252,7 +280,7 @@ func (res *worldsResult) summarize(rt *rtSamples, cfg config) {
 		var v []float64
 		for _, r := range res.RoundResults {
 			a, b := r.Sides[num], r.Sides[den]
-			if a != nil && b != nil {
+			if a != nil && b != nil && val(a) > 0 && val(b) > 0 {
 				v = append(v, ratio(float64(val(a)), float64(val(b))))
 			}
 		}
@@ -264,6 +292,11 @@ func (res *worldsResult) summarize(rt *rtSamples, cfg config) {
 		return s.All.Total.PSSAnonkB + s.All.Total.PSSShmemkB
 	})
 	res.RSSRatio = per(worldsSideWorlds, worldsSideBrowsers, func(s *worldsSideRun) int64 { return s.All.Total.RSSkB })
+	once := func(s *worldsSideRun) int64 { return s.All.pssFileOnce() }
+	res.RatioFileOnce = per(worldsSideWorlds, worldsSideBrowsers, once)
+	if contains(res.Sides, worldsSideContexts) {
+		res.ContextsFileOnce = per(worldsSideContexts, worldsSideBrowsers, once)
+	}
 	if contains(res.Sides, worldsSideContexts) {
 		res.ContextsRatio = per(worldsSideContexts, worldsSideBrowsers, pss)
 		res.WorldsOverCtx = per(worldsSideWorlds, worldsSideContexts, pss)
@@ -572,6 +605,13 @@ func (st *worldsSideState) snapshot() (memSnapshot, error) {
 	}
 	if snap.Processes == 0 {
 		return snap, errors.New("no browser process readable")
+	}
+	var read []int
+	for pid := range mine {
+		read = append(read, pid)
+	}
+	if kb, ok := uniqueFileKB(read); ok {
+		snap.FileOncekB = kb
 	}
 	for _, pid := range pidsWithExe(exeOf(st.browsers[0])) {
 		if !mine[pid] {

@@ -22,11 +22,21 @@ func worldsRows(w *worldsResult) []row {
 	rows := []row{
 		{label, fmt.Sprintf("%.1f (%d browsers)", b.PSSAll, n), fmt.Sprintf("%.1f (%d worlds)", a.PSSAll, n), rangeOf(w.Ratio),
 			fmt.Sprintf("≤ %.2f×", targetWorldsPSSRatio), met(w.Ratio.Median > 0 && w.Ratio.Median <= targetWorldsPSSRatio)},
+	}
+	if a.PSSFileOnce > 0 && b.PSSFileOnce > 0 {
+		rows = append(rows,
+			row{"worlds: PSS, file pages once per side (MB)", fmt.Sprintf("%.1f (%d browsers)", b.PSSFileOnce, n), fmt.Sprintf("%.1f (%d worlds)", a.PSSFileOnce, n), rangeOf(w.RatioFileOnce),
+				fmt.Sprintf("≤ %.2f×", targetWorldsPSSRatio), met(w.RatioFileOnce.Median > 0 && w.RatioFileOnce.Median <= targetWorldsPSSRatio)},
+			row{"worlds: PSS per added agent, file pages once (MB)", fmt.Sprintf("%.1f (a browser)", b.MargFileOne), fmt.Sprintf("%.1f (a world)", a.MargFileOne),
+				fmt.Sprintf("×%.3f", ratio(a.MargFileOne, b.MargFileOne)), notApplicable, notApplicable},
+		)
+	}
+	rows = append(rows, []row{
 		{"worlds: PSS, one agent (MB)", fmt.Sprintf("%.1f (1 browser)", b.PSSOne), fmt.Sprintf("%.1f (1 world)", a.PSSOne),
 			fmt.Sprintf("×%.3f", ratio(a.PSSOne, b.PSSOne)), notApplicable, notApplicable},
 		{"worlds: PSS per added agent (MB)", fmt.Sprintf("%.1f (a browser)", b.Marginal), fmt.Sprintf("%.1f (a world)", a.Marginal),
 			fmt.Sprintf("×%.3f", ratio(a.Marginal, b.Marginal)), notApplicable, notApplicable},
-	}
+	}...)
 	if c, ok := w.Median[worldsSideContexts]; ok {
 		rows = append(rows,
 			row{"worlds: PSS, Chromium's own contexts (MB)", fmt.Sprintf("%.1f (%d browsers)", b.PSSAll, n), fmt.Sprintf("%.1f (%d contexts)", c.PSSAll, n),
@@ -36,6 +46,10 @@ func worldsRows(w *worldsResult) []row {
 			row{"worlds: PSS per added context (MB)", fmt.Sprintf("%.1f (a browser)", b.Marginal), fmt.Sprintf("%.1f (a context)", c.Marginal),
 				fmt.Sprintf("×%.3f", ratio(c.Marginal, b.Marginal)), notApplicable, notApplicable},
 		)
+		if c.PSSFileOnce > 0 && b.PSSFileOnce > 0 {
+			rows = append(rows, row{"worlds: PSS, file pages once, Chromium's contexts (MB)", fmt.Sprintf("%.1f (%d browsers)", b.PSSFileOnce, n),
+				fmt.Sprintf("%.1f (%d contexts)", c.PSSFileOnce, n), rangeOf(w.ContextsFileOnce), notApplicable, notApplicable})
+		}
 	}
 	rows = append(rows,
 		row{"worlds: PSS without file pages (MB)", fmt.Sprintf("%.1f (%d browsers)", b.PSSNoFile, n), fmt.Sprintf("%.1f (%d worlds)", a.PSSNoFile, n),
@@ -64,13 +78,19 @@ func formatWorldsRounds(w *worldsResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "worlds: %d agents × %d pages (%d bytes each), settle %.1f s; PSS in MB summed over each side's browser processes\n",
 		w.Agents, w.PagesPerAgent, w.PageBytes, w.SettleMs/1000)
+	b.WriteString("(\"once\": with the file-backed pages counted once per side, whatever other processes map them)\n")
 	fmt.Fprintf(&b, "%-5s %-8s %-16s", "round", "UTC", "load")
 	for _, s := range w.Sides {
 		fmt.Fprintf(&b, " %20s", s+" (one/all)")
 	}
+	ctx := contains(w.Sides, worldsSideContexts)
 	fmt.Fprintf(&b, " %9s", "w÷b")
-	if contains(w.Sides, worldsSideContexts) {
+	if ctx {
 		fmt.Fprintf(&b, " %9s", "c÷b")
+	}
+	fmt.Fprintf(&b, " %9s", "w÷b once")
+	if ctx {
+		fmt.Fprintf(&b, " %9s", "c÷b once")
 	}
 	fmt.Fprintf(&b, " %9s %s\n", "RT p50", "other Chromium processes")
 	for i, r := range w.RoundResults {
@@ -86,14 +106,18 @@ func formatWorldsRounds(w *worldsResult) string {
 			others = append(others, fmt.Sprintf("%s %d", s, run.All.OtherChromium))
 		}
 		ratioAt := func(sp spread) string {
-			if i < len(sp.Values) {
+			if len(sp.Values) == len(w.RoundResults) {
 				return fmt.Sprintf("×%.3f", sp.Values[i])
 			}
 			return notApplicable
 		}
 		fmt.Fprintf(&b, " %9s", ratioAt(w.Ratio))
-		if contains(w.Sides, worldsSideContexts) {
+		if ctx {
 			fmt.Fprintf(&b, " %9s", ratioAt(w.ContextsRatio))
+		}
+		fmt.Fprintf(&b, " %9s", ratioAt(w.RatioFileOnce))
+		if ctx {
+			fmt.Fprintf(&b, " %9s", ratioAt(w.ContextsFileOnce))
 		}
 		rt := notApplicable
 		if r.RTRatioP50 > 0 {
