@@ -163,7 +163,8 @@ func pidsWithExe(exe string) []int {
 // frame numbers to root) of their mappings of regular files. Pss_File
 // splits a page among every process mapping it, on the whole machine, so
 // another browser of the same executable takes part of it; this does not.
-// Shared memory (/dev/shm, memfd, SysV) is left out, as it is of Pss_File.
+// Shared memory (/dev/shm, memfd, SysV) is left out, as it is of Pss_File,
+// and so are the written (copied, anonymous) pages of private mappings.
 // ok is false when the page frames cannot be read (not root).
 func uniqueFileKB(pids []int) (kb int64, ok bool) {
 	frames := map[uint64]struct{}{}
@@ -191,7 +192,9 @@ func uniqueFileKB(pids []int) (kb int64, ok bool) {
 			for i := uint64(0); i < n; i++ {
 				e := uint64(buf[8*i]) | uint64(buf[8*i+1])<<8 | uint64(buf[8*i+2])<<16 | uint64(buf[8*i+3])<<24 |
 					uint64(buf[8*i+4])<<32 | uint64(buf[8*i+5])<<40 | uint64(buf[8*i+6])<<48 | uint64(buf[8*i+7])<<56
-				if e>>63 == 0 { // not present
+				// present (bit 63) and a page of the file (bit 61): a
+				// private mapping's written page is anonymous, in Pss_Anon
+				if e>>63 == 0 || e>>61&1 == 0 {
 					continue
 				}
 				pfn := e & (1<<55 - 1)
