@@ -57,9 +57,10 @@ type worldsResult struct {
 	RatioNoFile spread `json:"pss_nonfile_ratio_worlds_over_browsers"`
 	// The same with the file-backed pages counted once within each side
 	// (pssFileOnce): independent of other browsers on the machine.
-	RatioFileOnce    spread `json:"pss_file_once_ratio_worlds_over_browsers"`
-	ContextsFileOnce spread `json:"pss_file_once_ratio_contexts_over_browsers,omitempty"`
-	RSSRatio         spread `json:"rss_ratio_worlds_over_browsers"`
+	RatioFileOnce     spread `json:"pss_file_once_ratio_worlds_over_browsers"`
+	ContextsFileOnce  spread `json:"pss_file_once_ratio_contexts_over_browsers,omitempty"`
+	WorldsOverCtxOnce spread `json:"pss_file_once_ratio_worlds_over_contexts,omitempty"`
+	RSSRatio          spread `json:"rss_ratio_worlds_over_browsers"`
 
 	RoundTrip *worldsRoundTrip `json:"round_trip,omitempty"`
 }
@@ -296,6 +297,7 @@ func (res *worldsResult) summarize(rt *rtSamples, cfg config) {
 	res.RatioFileOnce = per(worldsSideWorlds, worldsSideBrowsers, once)
 	if contains(res.Sides, worldsSideContexts) {
 		res.ContextsFileOnce = per(worldsSideContexts, worldsSideBrowsers, once)
+		res.WorldsOverCtxOnce = per(worldsSideWorlds, worldsSideContexts, once)
 	}
 	if contains(res.Sides, worldsSideContexts) {
 		res.ContextsRatio = per(worldsSideContexts, worldsSideBrowsers, pss)

@@ -47,8 +47,12 @@ func worldsRows(w *worldsResult) []row {
 				fmt.Sprintf("×%.3f", ratio(c.Marginal, b.Marginal)), notApplicable, notApplicable},
 		)
 		if c.PSSFileOnce > 0 && b.PSSFileOnce > 0 {
-			rows = append(rows, row{"worlds: PSS, file pages once, Chromium's contexts (MB)", fmt.Sprintf("%.1f (%d browsers)", b.PSSFileOnce, n),
-				fmt.Sprintf("%.1f (%d contexts)", c.PSSFileOnce, n), rangeOf(w.ContextsFileOnce), notApplicable, notApplicable})
+			rows = append(rows,
+				row{"worlds: PSS, file pages once, Chromium's contexts (MB)", fmt.Sprintf("%.1f (%d browsers)", b.PSSFileOnce, n),
+					fmt.Sprintf("%.1f (%d contexts)", c.PSSFileOnce, n), rangeOf(w.ContextsFileOnce), notApplicable, notApplicable},
+				row{"worlds: PSS, file pages once, worlds ÷ contexts (MB)", fmt.Sprintf("%.1f (%d contexts)", c.PSSFileOnce, n),
+					fmt.Sprintf("%.1f (%d worlds)", a.PSSFileOnce, n), rangeOf(w.WorldsOverCtxOnce), notApplicable, notApplicable},
+			)
 		}
 	}
 	rows = append(rows,
