@@ -1,6 +1,8 @@
 // Command cdpbench measures what cdpvisor costs over a bare Chromium:
 // round trip, large messages, fan-in, cold start, recovery after kill -9
-// and the coordinator's memory. Every figure is a difference or a ratio
+// and the coordinator's memory; and, only with --only worlds, what N agents
+// cost in memory as worlds of one browser against a browser each (and the
+// round trip through a world). Every figure is a difference or a ratio
 // taken from interleaved runs (direct, cdpvisor, direct, cdpvisor, …) in
 // this one process. It uses nothing of cdpvisor but its command line and
 // its endpoint.
