@@ -55,9 +55,10 @@ func (b *bench) launchBare(ctx context.Context) (*chromiumProc, func(), error) {
 	return p, b.cl.add(p.stop), nil
 }
 
-// launchCdpvisor starts `cdpvisor serve`, its stop registered likewise.
-func (b *bench) launchCdpvisor(ctx context.Context) (*cdpvisorProc, func(), error) {
-	p, err := startCdpvisor(ctx, b.bin, b.browser, b.root, b.cfg.CvLogLevel, b.cvLog)
+// launchCdpvisor starts `cdpvisor serve`, its stop registered likewise;
+// env entries are added to its environment.
+func (b *bench) launchCdpvisor(ctx context.Context, env ...string) (*cdpvisorProc, func(), error) {
+	p, err := startCdpvisor(ctx, b.bin, b.browser, b.root, b.cfg.CvLogLevel, b.cvLog, env...)
 	if err != nil {
 		return nil, nil, err
 	}

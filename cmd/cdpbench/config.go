@@ -35,6 +35,13 @@ type config struct {
 	RecovRuns  int `json:"recovery_rounds"` // recovery: kills (and bare launches) per round
 	MemCli     int `json:"mem_clients"`     // memory: clients connected for the "with clients" figure
 
+	WorldsAgents   int           `json:"worlds_agents"`        // worlds: agents (worlds, browsers)
+	WorldsPages    int           `json:"worlds_pages"`         // worlds: pages per agent
+	WorldsRounds   int           `json:"worlds_rounds"`        // worlds: rounds, every side once each
+	WorldsSettle   time.Duration `json:"worlds_settle_ns"`     // worlds: wait after the pages loaded
+	WorldsRTCalls  int           `json:"worlds_rt_calls"`      // worlds: round trip calls per side and round
+	WorldsContexts bool          `json:"worlds_contexts_side"` // worlds: also Chromium's own contexts
+
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
 	CvLogLevel string `json:"cdpvisor_log_level"` // --log-level of the cdpvisor started
@@ -43,7 +50,7 @@ type config struct {
 
 func (c config) wants(figure string) bool {
 	if c.Only == "" {
-		return true
+		return !contains(optInFigures, figure)
 	}
 	for _, f := range splitComma(c.Only) {
 		if f == figure {
@@ -68,7 +75,22 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds"}
+
+// optInFigures run only when --only names them: worlds starts a dozen
+// browsers and does not compare cdpvisor with a bare browser.
+var optInFigures = []string{"worlds"}
+
+// pairFigures are those measured on the long-lived pair: a bare browser
+// and a cdpvisor.
+func (c config) wantsPair() bool {
+	for _, f := range figureNames {
+		if !contains(optInFigures, f) && c.wants(f) {
+			return true
+		}
+	}
+	return false
+}
 
 // parseConfig reads the flags; -1 means "not given" for the counts, so
 // --quick can shrink only what was not set explicitly.
@@ -84,7 +106,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory (default all)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds (default all but worlds)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
@@ -98,6 +120,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.ColdRuns, "cold-rounds", -1, "cold start: launches per side (default 9, quick 3)")
 	fs.IntVar(&c.RecovRuns, "recovery-rounds", -1, "recovery: kill -9 rounds (default 9, quick 3)")
 	fs.IntVar(&c.MemCli, "mem-clients", 100, "memory: websocket clients connected for the second figure")
+	fs.IntVar(&c.WorldsAgents, "worlds-agents", 5, "worlds: agents, as worlds of one cdpvisor and as separate browsers")
+	fs.IntVar(&c.WorldsPages, "worlds-pages", 2, "worlds: pages of the local page per agent")
+	fs.IntVar(&c.WorldsRounds, "worlds-rounds", -1, "worlds: rounds, each side once per round (default 3, quick 1)")
+	fs.DurationVar(&c.WorldsSettle, "worlds-settle", 3*time.Second, "worlds: wait after the pages loaded before reading memory")
+	fs.IntVar(&c.WorldsRTCalls, "worlds-rt-calls", -1, "worlds: round trip calls per side and round (default 2000, quick 500)")
+	fs.BoolVar(&c.WorldsContexts, "worlds-contexts", true, "worlds: also measure Chromium's own contexts (one cdpvisor, Target.createBrowserContext per agent)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
 	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")
 	fs.StringVar(&c.CvLogFile, "cdpvisor-log", "", "append the stderr of the cdpvisor instances started to this file (--launch)")
@@ -120,8 +148,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	c.applyDefaults()
 	if c.RTBatch <= 0 || c.RTCalls <= 0 || c.LargeRuns <= 0 || c.FaninRuns <= 0 || c.FaninCli <= 0 ||
-		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.NodeRounds <= 0 || c.NodeCalls <= 0 || c.NodeSlice <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 {
+		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.NodeRounds <= 0 || c.NodeCalls <= 0 || c.NodeSlice <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 ||
+		c.WorldsPages <= 0 || c.WorldsRounds <= 0 || c.WorldsRTCalls <= 0 || c.WorldsSettle < 0 {
 		return c, errors.New("counts and --timeout must be positive")
+	}
+	if c.WorldsAgents < 2 {
+		return c, errors.New("--worlds-agents: at least 2 (the marginal agent is the difference from one)")
 	}
 	return c, nil
 }
@@ -143,6 +175,8 @@ func (c *config) applyDefaults() {
 	pick(&c.FaninRuns, 2, 1)
 	pick(&c.ColdRuns, 9, 3)
 	pick(&c.RecovRuns, 9, 3)
+	pick(&c.WorldsRounds, 3, 1)
+	pick(&c.WorldsRTCalls, 2000, 500)
 }
 
 func contains(list []string, s string) bool {

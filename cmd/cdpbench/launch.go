@@ -54,9 +54,10 @@ type child struct {
 	stderr *lineWriter
 }
 
+// Entries already in cmd.Env are added to the bench's environment.
 func startChild(name string, cmd *exec.Cmd, stdout, stderr *lineWriter, root string) (*child, error) {
 	cmd.SysProcAttr = groupAttr()
-	cmd.Env = append(os.Environ(), "TMPDIR="+root, "TMP="+root, "TEMP="+root)
+	cmd.Env = append(append(os.Environ(), cmd.Env...), "TMPDIR="+root, "TMP="+root, "TEMP="+root)
 	if stdout != nil {
 		cmd.Stdout = stdout
 	}
@@ -151,8 +152,9 @@ type cdpvisorProc struct {
 
 // startCdpvisor runs `cdpvisor serve` with its own state dir under root and
 // returns once it printed its endpoint (no browser runs yet).
-// Its stderr also goes to logTo when that is not nil (--cdpvisor-log).
-func startCdpvisor(ctx context.Context, bin, browser, root, logLevel string, logTo io.Writer) (*cdpvisorProc, error) {
+// Its stderr also goes to logTo when that is not nil (--cdpvisor-log); env
+// entries are added to its environment (and so to its browser's).
+func startCdpvisor(ctx context.Context, bin, browser, root, logLevel string, logTo io.Writer, env ...string) (*cdpvisorProc, error) {
 	stateDir, err := os.MkdirTemp(root, "s")
 	if err != nil {
 		return nil, err
@@ -172,6 +174,7 @@ func startCdpvisor(ctx context.Context, bin, browser, root, logLevel string, log
 	}
 	stderr := newLineWriter(20, onLine)
 	cmd := exec.Command(bin, "serve", "--port", "0", "--browser", browser, "--state-dir", stateDir, "--log-level", logLevel)
+	cmd.Env = env
 	ch, err := startChild("cdpvisor", cmd, stdout, stderr, root)
 	if err != nil {
 		_ = os.RemoveAll(stateDir)

@@ -1,6 +1,8 @@
 // Command cdpbench measures what cdpvisor costs over a bare Chromium:
 // round trip, large messages, fan-in, cold start, recovery after kill -9
-// and the coordinator's memory. Every figure is a difference or a ratio
+// and the coordinator's memory; and, only with --only worlds, what N agents
+// cost in memory as worlds of one browser against a browser each (and the
+// round trip through a world). Every figure is a difference or a ratio
 // taken from interleaved runs (direct, cdpvisor, direct, cdpvisor, …) in
 // this one process. It uses nothing of cdpvisor but its command line and
 // its endpoint.
@@ -91,6 +93,31 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	b := &bench{cfg: cfg, cl: cl, browser: cfg.Browser}
 	direct, proxy := cfg.Direct, cfg.Proxy
 	mem := &memoryResult{}
+	step := func(name string, fn func() error) {
+		if ctx.Err() != nil || !cfg.wants(name) {
+			if _, skipped := rep.Skipped[name]; !skipped && ctx.Err() == nil {
+				rep.Skipped[name] = "skipped: not in --only"
+				if contains(optInFigures, name) {
+					rep.Skipped[name] = "skipped: only with --only " + name
+				}
+			}
+			return
+		}
+		if _, skipped := rep.Skipped[name]; skipped {
+			return
+		}
+		progress("measuring %s", name)
+		t0 := time.Now()
+		if err := fn(); err != nil {
+			rep.Errors[name] = err.Error()
+			progress("%s failed: %v", name, err)
+			return
+		}
+		progress("%s done in %.1f s", name, time.Since(t0).Seconds())
+	}
+	// pair: a figure wanted that compares the long-lived bare browser and
+	// cdpvisor (all but worlds, which starts its own).
+	pair := cfg.wantsPair()
 	if cfg.Launch {
 		rep.Mode = "launch"
 		if b.root, err = shortTempRoot(); err != nil {
@@ -110,6 +137,20 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			return false, err
 		}
 		rep.Machine.CdpvisorBinary = commandLine("", b.bin, "version")
+		// Worlds first, before the pair's browsers exist: other Chromium
+		// processes on the machine take part of its browsers' PSS.
+		if !havePSS {
+			rep.Skipped["worlds"] = "skipped: needs /proc (Linux)"
+		}
+		step("worlds", func() (err error) {
+			rep.Worlds, err = b.measureWorlds(ctx)
+			if err == nil && rep.Machine.Chromium == "" {
+				rep.Machine.Chromium = rep.Worlds.Chromium
+			}
+			return
+		})
+	}
+	if cfg.Launch && pair {
 		progress("starting cdpvisor serve (%s) and a bare %s under %s", b.bin, b.browser, b.root)
 		if b.cv, _, err = b.launchCdpvisor(ctx); err != nil {
 			return false, err
@@ -129,23 +170,45 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 		if direct, err = httpEndpoint(b.bare.ws); err != nil {
 			return false, err
 		}
-	} else {
+	}
+	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}
+	if pair {
+		if err := runPair(ctx, cfg, b, rep, mem, direct, proxy, step); err != nil {
+			return false, err
+		}
+	} else {
+		for _, f := range figureNames {
+			if !contains(optInFigures, f) {
+				step(f, nil) // none is wanted: noted as skipped
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	return finish(rep, cfg)
+}
+
+// runPair takes the figures of the long-lived pair, a bare browser
+// (direct) and cdpvisor (proxy).
+func runPair(ctx context.Context, cfg config, b *bench, rep *report, mem *memoryResult, direct, proxy string, step func(string, func() error)) error {
+	cl := b.cl
 	rep.Direct, rep.Proxy = direct, proxy
 
 	progress("connecting to %s (direct) and %s (cdpvisor)", direct, proxy)
 	d, err := openSide(ctx, sideDirect, direct, cfg.Timeout)
 	if err != nil {
-		return false, err
+		return err
 	}
 	cl.add(func() { d.close(context.Background(), 2*time.Second) })
 	p, err := openSide(ctx, sideProxy, proxy, 30*time.Second)
 	if err != nil {
-		return false, err
+		return err
 	}
 	cl.add(func() { p.close(context.Background(), 2*time.Second) })
 	if v, err := browserGetVersion(ctx, d.client, cfg.Timeout); err == nil {
@@ -155,25 +218,6 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 		rep.Machine.ProxyChromium = v.Product
 	}
 
-	step := func(name string, fn func() error) {
-		if ctx.Err() != nil || !cfg.wants(name) {
-			if _, skipped := rep.Skipped[name]; !skipped && ctx.Err() == nil {
-				rep.Skipped[name] = "skipped: not in --only"
-			}
-			return
-		}
-		if _, skipped := rep.Skipped[name]; skipped {
-			return
-		}
-		progress("measuring %s", name)
-		t0 := time.Now()
-		if err := fn(); err != nil {
-			rep.Errors[name] = err.Error()
-			progress("%s failed: %v", name, err)
-			return
-		}
-		progress("%s done in %.1f s", name, time.Since(t0).Seconds())
-	}
 	// Memory first: the later figures (10 MB messages, fan-in) grow the
 	// heap, and a Go process gives memory back to the system slowly.
 	step("memory", func() error {
@@ -217,10 +261,11 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.Memory.EndOfRun = m
 		}
 	}
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
+	return nil
+}
 
+// finish prints the table and writes the files.
+func finish(rep *report, cfg config) (failed bool, err error) {
 	rep.Machine.LoadEnd = loadAvg()
 	rep.Rows = buildRows(rep)
 	fmt.Printf("cdpbench %s, checkout %s, %s; %d× %s, %d MB, kernel %s, %s; load %s → %s\n",
@@ -230,6 +275,9 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	fmt.Print(formatTable(rep.Rows))
 	if rep.NodeRoundTrip != nil {
 		fmt.Print("\n" + formatNodeSides(rep.NodeRoundTrip))
+	}
+	if rep.Worlds != nil {
+		fmt.Print("\n" + formatWorldsRounds(rep.Worlds))
 	}
 	if cfg.JSONFile != "" {
 		if err := writeJSON(cfg.JSONFile, rep); err != nil {

@@ -23,6 +23,7 @@ type report struct {
 	ColdStart     *coldResult          `json:"cold_start,omitempty"`
 	Recovery      *recoveryResult      `json:"recovery,omitempty"`
 	Memory        *memoryResult        `json:"memory,omitempty"`
+	Worlds        *worldsResult        `json:"worlds,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -159,6 +160,11 @@ func buildRows(r *report) []row {
 		}
 	} else {
 		missing("memory", "cdpvisor memory")
+	}
+	if w := r.Worlds; w != nil {
+		rows = append(rows, worldsRows(w)...)
+	} else {
+		missing("worlds", "worlds")
 	}
 	return rows
 }
