@@ -114,6 +114,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	c.registry = NewRegistry(c.def)
 	c.root.Add(c.state)
 	c.root.Add(c.registry)
+	c.root.Add(c.leasesActor())
 	c.root.Add(c.metrics)
 	if c.guard != nil {
 		c.root.Add(c.guard)
