@@ -2,14 +2,10 @@ package leases
 
 import (
 	"context"
-	"errors"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // Spec configures a LeasesActor.
@@ -100,34 +96,10 @@ func (a *Actor) release(ctx context.Context, path string, l Lease) {
 	_ = os.Remove(path)
 }
 
-// leases reads the lease files that are the user's own; malformed ones are
-// removed (leases are written whole, never half).
+// leases reads the leases; malformed ones are removed.
 func (a *Actor) leases() map[string]Lease {
-	paths, _ := filepath.Glob(filepath.Join(Dir(a.spec.StateDir), "world-*.json"))
-	out := make(map[string]Lease, len(paths))
-	for _, p := range paths {
-		if !state.Mine(p) {
-			continue
-		}
-		l, err := read(p)
-		switch {
-		case err == nil:
-			out[p] = l
-		case !errors.Is(err, os.ErrNotExist):
-			a.spec.Log.Warn().Err(err).Msg("removed a malformed lease")
-			_ = os.Remove(p)
-		}
-	}
-	return out
+	return readAll(a.spec.StateDir, func(err error) { a.spec.Log.Warn().Err(err).Msg("removed a malformed lease") })
 }
 
-// removeOwn removes this coordinator's leases when it stops, and their
-// folder when no other coordinator's are left in it.
-func (a *Actor) removeOwn() {
-	for path, l := range a.leases() {
-		if l.Coordinator == a.spec.PID {
-			_ = os.Remove(path)
-		}
-	}
-	_ = os.Remove(Dir(a.spec.StateDir)) // only when empty
-}
+// removeOwn removes this coordinator's leases when it stops.
+func (a *Actor) removeOwn() { RemoveOf(a.spec.StateDir, a.spec.PID) }

@@ -9,6 +9,7 @@ package leases
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -60,4 +61,37 @@ func read(path string) (Lease, error) {
 		return Lease{}, fmt.Errorf("not a lease: %s", path)
 	}
 	return l, nil
+}
+
+// readAll reads the lease files in stateDir that are the user's own;
+// malformed ones are removed (leases are written whole, never half), told
+// to malformed.
+func readAll(stateDir string, malformed func(error)) map[string]Lease {
+	paths, _ := filepath.Glob(filepath.Join(Dir(stateDir), "world-*.json"))
+	out := make(map[string]Lease, len(paths))
+	for _, p := range paths {
+		if !state.Mine(p) {
+			continue
+		}
+		l, err := read(p)
+		switch {
+		case err == nil:
+			out[p] = l
+		case !errors.Is(err, os.ErrNotExist):
+			malformed(err)
+			_ = os.Remove(p)
+		}
+	}
+	return out
+}
+
+// RemoveOf removes the leases naming coordinator, a coordinator that stops
+// or was killed (its worlds ended with it), and their folder once empty.
+func RemoveOf(stateDir string, coordinator int) {
+	for path, l := range readAll(stateDir, func(error) {}) {
+		if l.Coordinator == coordinator {
+			_ = os.Remove(path)
+		}
+	}
+	_ = os.Remove(Dir(stateDir)) // only when empty
 }
