@@ -114,6 +114,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	c.registry = NewRegistry(c.def)
 	c.root.Add(c.state)
 	c.root.Add(c.registry)
+	c.root.Add(c.leasesActor())
 	c.root.Add(c.metrics)
 	if c.guard != nil {
 		c.root.Add(c.guard)
@@ -155,12 +156,12 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
 	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log})
-	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, Log: log})
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP
 		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Log: log})
 	}
+	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
 		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,

@@ -6,7 +6,6 @@ package downloads
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -28,8 +27,18 @@ type Spec struct {
 	// cdpvisor named for the instance, which nobody needs empty.
 	Tidy    bool
 	Browser Browser
+	// WorldOf names the world a browser context is the own context of;
+	// nil when the instance has no worlds. A world's downloads land in its
+	// folder, WorldDir(Dir, name).
+	WorldOf WorldOf
 	Log     zerolog.Logger
 }
+
+// WorldOf names the world (/context/NAME) whose own browser context in the
+// running browser is contextID, "" when it is no world's. The instance's
+// WorldsActor knows; it never asks this actor anything, so the actor may
+// wait for it (off its own goroutine: see run.askWorld).
+type WorldOf func(ctx context.Context, contextID string) (string, error)
 
 // Actor is the DownloadsActor. It owns the table of an instance's
 // downloads, its CDP session with the running browser, and what it knows
@@ -53,8 +62,12 @@ func (a *Actor) String() string { return "downloads " + a.spec.Instance }
 func (a *Actor) Dir() string { return a.spec.Dir }
 
 // List returns every download the instance's browsers began, oldest first.
-func (a *Actor) List(ctx context.Context) ([]Entry, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan []Entry) any { return listDownloads{reply: r} })
+func (a *Actor) List(ctx context.Context) ([]Entry, error) { return a.ListIn(ctx, "") }
+
+// ListIn returns the downloads of a world ("" for every one), oldest
+// first.
+func (a *Actor) ListIn(ctx context.Context, world string) ([]Entry, error) {
+	return actor.Ask(ctx, a.mailbox, func(r chan []Entry) any { return listDownloads{world: world, reply: r} })
 }
 
 // Serve runs the actor until ctx is done, then stops its session.
@@ -67,7 +80,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 	r := newRun(a)
 	defer r.shutdown(unsubscribe, events)
 	if a.spec.Tidy {
-		defer os.Remove(a.spec.Dir) // only when empty
+		defer removeEmpty(a.spec.Dir)
 	}
 	for {
 		select {
@@ -89,8 +102,11 @@ func (a *Actor) Serve(ctx context.Context) error {
 
 // Requests the actor hears; each reply channel is buffered.
 type (
-	listDownloads struct{ reply chan []Entry }
-	waitFor       struct {
+	listDownloads struct {
+		world string
+		reply chan []Entry
+	}
+	waitFor struct {
 		w     *waiter
 		reply chan waitStart
 	}

@@ -26,11 +26,18 @@ type harness struct {
 	stop func() // stops the actor and waits for it (again: nothing)
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T) *harness { return newHarnessWith(t, nil) }
+
+// newHarnessWith is the harness on an actor whose spec configure changed.
+func newHarnessWith(t *testing.T, configure func(*Spec)) *harness {
 	t.Helper()
 	h := &harness{t: t, b: &fakeBrowser{}, peer: newPeer(t), dir: filepath.Join(t.TempDir(), "inst_1")}
-	h.a = New(Spec{Instance: "inst_1", Dir: h.dir, Tidy: true, Browser: h.b,
-		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.DebugLevel)})
+	spec := Spec{Instance: "inst_1", Dir: h.dir, Tidy: true, Browser: h.b,
+		Log: zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.DebugLevel)}
+	if configure != nil {
+		configure(&spec)
+	}
+	h.a = New(spec)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- h.a.Serve(ctx) }()
@@ -84,15 +91,18 @@ func (h *harness) progress(guid string, received, total int64, state string, fil
 
 // complete has the fake browser finish a download as Chromium does with
 // allowAndName: the file is there under its guid, then the event says so.
-func (h *harness) complete(guid string, content string) {
+func (h *harness) complete(guid string, content string) { h.completeIn(h.dir, guid, content) }
+
+// completeIn is complete for a download Chromium saves in dir.
+func (h *harness) completeIn(dir, guid string, content string) {
 	h.t.Helper()
-	if err := os.MkdirAll(h.dir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		h.t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(h.dir, guid), []byte(content), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, guid), []byte(content), 0o600); err != nil {
 		h.t.Fatal(err)
 	}
-	h.progress(guid, int64(len(content)), int64(len(content)), "completed", filepath.Join(h.dir, guid))
+	h.progress(guid, int64(len(content)), int64(len(content)), "completed", filepath.Join(dir, guid))
 }
 
 // entry waits until the actor lists guid in state, and returns it.

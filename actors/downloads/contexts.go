@@ -2,16 +2,18 @@ package downloads
 
 // contexts is what the actor knows of one browser's contexts, from its own
 // target discovery: which context each target is in, which contexts clients
-// made (Target.createBrowserContext), and which one is the default.
+// made (Target.createBrowserContext), which one is the default, and which
+// are worlds' own.
 type contexts struct {
 	defaultID string            // the default context's id, once seen
-	created   map[string]bool   // contexts clients made
+	created   map[string]bool   // contexts clients made (worlds' included)
 	checking  map[string]bool   // seen, not yet known to be made or the default
 	targets   map[string]string // target id → its context id
+	worlds    map[string]string // a world's own context → the world's name
 }
 
 func newContexts() *contexts {
-	return &contexts{created: map[string]bool{}, checking: map[string]bool{}, targets: map[string]string{}}
+	return &contexts{created: map[string]bool{}, checking: map[string]bool{}, targets: map[string]string{}, worlds: map[string]string{}}
 }
 
 // known says the context was seen before.

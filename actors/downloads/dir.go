@@ -15,7 +15,8 @@ import (
 // Where downloads land. The root is --download-dir (CDPVISOR_DOWNLOAD_DIR),
 // by default a cdpvisor folder in the user's download directory; each
 // instance downloads into a folder of its own under it, named by its id
-// (ROOT/inst_…/report.pdf), so two instances never mix their files; the
+// (ROOT/inst_…/report.pdf), so two instances never mix their files, and each
+// world's downloads into a folder of its own inside (ROOT/inst_…/NAME/); the
 // root is made and checked before any browser starts, the instance's
 // folder by Chromium at its first download (0700). An
 // instance made with an explicit download dir (browser_instance new
@@ -53,6 +54,16 @@ func Resolve(p string) (string, error) {
 // InstanceDir is an instance's own folder under root.
 func InstanceDir(root, instance string) string { return filepath.Join(root, instance) }
 
+// WorldDir is the folder of a world's downloads in its instance's dir:
+// DIR/<world>, so two agents' files never mix; dir itself for "" (no
+// world). World names are safe path elements (worlds.CheckName).
+func WorldDir(dir, world string) string {
+	if world == "" {
+		return dir
+	}
+	return filepath.Join(dir, world)
+}
+
 // Prepare makes dir ready for downloads before any browser uses it: it is
 // created when missing (0700: downloads are the user's own), and anything
 // that is not a writable directory is refused with its name and what to do.
@@ -82,4 +93,17 @@ func Prepare(dir string) error {
 	probe.Close()
 	os.Remove(probe.Name())
 	return nil
+}
+
+// removeEmpty removes an instance's folder that cdpvisor named, when the
+// actor stops and nothing is in it: its worlds' folders first, each only if
+// empty, then the folder itself, only if empty.
+func removeEmpty(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	_ = os.Remove(dir)
 }

@@ -18,7 +18,13 @@ type Entry struct {
 	State         string `json:"state"`
 	ReceivedBytes int64  `json:"received_bytes"`
 	TotalBytes    int64  `json:"total_bytes"` // 0 when the server did not say
+	// Context is the world (/context/NAME) whose page began it, and whose
+	// folder under the instance's it lands in; "" outside any world.
+	Context string `json:"context,omitempty"`
 }
+
+// In says the download belongs to world ("" for any download).
+func (e Entry) In(world string) bool { return world == "" || e.Context == world }
 
 // Finished says the download will not change any more.
 func (e Entry) Finished() bool { return e.State != InProgress }

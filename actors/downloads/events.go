@@ -108,6 +108,10 @@ func (r *run) classify(checked, made []string) {
 			continue
 		}
 		r.ctxs.created[id] = true
+		if r.a.spec.WorldOf != nil {
+			r.askWorld(id) // its behaviour is set once its folder is known
+			continue
+		}
 		if !r.a.clients.held(id) {
 			r.setBehaviour(id)
 		}
@@ -117,15 +121,19 @@ func (r *run) classify(checked, made []string) {
 // began records a download when cdpvisor's behaviour applies to its
 // context; a client's own choice is the client's to follow.
 func (r *run) began(frame, guid, url, suggested string) {
-	key := r.ctxs.key(r.ctxs.targets[frame])
-	if r.a.clients.held(key) {
+	context := r.ctxs.targets[frame]
+	if r.a.clients.held(r.ctxs.key(context)) {
 		r.log.Debug().Str("download", guid).Str("url", url).Msg("not tracked: a client set its own download behaviour")
 		return
 	}
-	rec := r.a.table.begin(r.sess.gen, guid, url, suggested)
-	r.log.Info().Str("download", guid).Str("url", url).Str("filename", rec.Filename).Msg("download began")
+	rec := r.a.table.begin(r.sess.gen, guid, url, suggested, r.ctxs.worlds[context])
+	ev := r.log.Info().Str("download", guid).Str("url", url).Str("filename", rec.Filename)
+	if rec.Context != "" {
+		ev = ev.Str("world", rec.Context)
+	}
+	ev.Msg("download began")
 	for w := range r.waiters {
-		if w.id == "" {
+		if w.id == "" && rec.In(w.world) {
 			w.id = guid
 		}
 	}

@@ -6,7 +6,7 @@ package downloads
 func (r *run) handle(m any) {
 	switch m := m.(type) {
 	case listDownloads:
-		m.reply <- r.a.table.entries()
+		m.reply <- r.a.table.entries(m.world)
 	case waitFor:
 		m.reply <- r.startWait(m.w)
 	case stopWaiting:

@@ -1,6 +1,8 @@
 package downloads
 
 import (
+	"context"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -25,6 +27,11 @@ type run struct {
 	reapplyCtx  map[string]bool // contexts whose client setting ended
 	redial      *time.Timer
 	redials     int // reconnections tried since the session last opened
+	// The world lookups under way (askWorld): their goroutines are the
+	// run's, ended by stopLookups and waited for at shutdown.
+	lookups     sync.WaitGroup
+	lookupCtx   context.Context
+	stopLookups context.CancelFunc
 }
 
 // command is a command sent on the session, for reading its answer.
@@ -42,6 +49,7 @@ func newRun(a *Actor) *run {
 	}
 	r.reapply.Stop()
 	r.redial.Stop()
+	r.lookupCtx, r.stopLookups = context.WithCancel(context.Background())
 	return r
 }
 
@@ -50,6 +58,8 @@ func newRun(a *Actor) *run {
 func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
 	r.reapply.Stop()
 	r.redial.Stop()
+	r.stopLookups()
+	r.lookups.Wait()
 	r.closeSession()
 	for w := range r.waiters {
 		w.done <- waitEnd{err: ErrStopped}
@@ -136,6 +146,10 @@ func (r *run) onSession(m any) {
 		if r.current(m.gen) {
 			r.onCDP(m.msg)
 		}
+	case worldAnswer:
+		if r.current(m.gen) {
+			r.worldKnown(m)
+		}
 	}
 }
 
@@ -165,9 +179,10 @@ func (r *run) opened() {
 }
 
 // setBehaviour has Chromium save the downloads of a context ("" for the
-// default one) into the instance's dir under their guid, and report them.
+// default one) under their guid into the instance's dir, or into its
+// world's folder there, and report them.
 func (r *run) setBehaviour(context string) {
-	params := map[string]any{"behavior": "allowAndName", "downloadPath": r.a.spec.Dir, "eventsEnabled": true}
+	params := map[string]any{"behavior": "allowAndName", "downloadPath": WorldDir(r.a.spec.Dir, r.ctxs.worlds[context]), "eventsEnabled": true}
 	if context != "" {
 		params["browserContextId"] = context
 	}

@@ -14,27 +14,30 @@ type record struct {
 	Entry
 	gen  int    // the browser generation it began in
 	name string // its file name, before any " (n)"
+	dir  string // the folder it is saved in: the instance's, or its world's there
 }
 
 // table is an instance's downloads in the order they began, over every
 // browser generation. Only the DownloadsActor touches it.
 type table struct {
-	dir  string
+	dir  string // the instance's folder; a world's is WorldDir(dir, world)
 	list []*record
 	byID map[string]*record
 }
 
 func newTable(dir string) *table { return &table{dir: dir, byID: map[string]*record{}} }
 
-// begin records a download Chromium began saving under dir as its guid id;
-// its path is the free name it will get when it completes.
-func (t *table) begin(gen int, id, url, suggested string) *record {
+// begin records a download Chromium began saving as its guid id, in the
+// folder of world ("" for none); its path is the free name it will get
+// when it completes.
+func (t *table) begin(gen int, id, url, suggested, world string) *record {
 	if r, ok := t.byID[id]; ok {
 		return r
 	}
 	name := safeName(suggested)
-	r := &record{Entry: Entry{ID: id, URL: url, Filename: name, State: InProgress}, gen: gen, name: name}
-	r.Path = freePath(t.dir, name, t.reserved)
+	r := &record{Entry: Entry{ID: id, URL: url, Filename: name, State: InProgress, Context: world}, gen: gen, name: name,
+		dir: WorldDir(t.dir, world)}
+	r.Path = freePath(r.dir, name, t.reserved)
 	t.list = append(t.list, r)
 	t.byID[id] = r
 	t.trim()
@@ -53,13 +56,13 @@ func (t *table) progress(id string, received, total int64, state, filePath strin
 	r.ReceivedBytes, r.TotalBytes = received, max(total, 0)
 	switch r.State = stateOf(state); r.State {
 	case Completed:
-		saved := filepath.Join(t.dir, id)
+		saved := filepath.Join(r.dir, id)
 		if filePath != "" && filepath.Clean(filePath) != saved {
 			// Saved where someone else's download behaviour said.
 			r.Path = filePath
 			return r, true, nil
 		}
-		to, err := moveFree(saved, r.Path, t.dir, r.name)
+		to, err := moveFree(saved, r.Path, r.dir, r.name)
 		r.Path = to
 		if err != nil {
 			err = fmt.Errorf("download %s is complete but stays at %s: %w", id, to, err)
@@ -67,7 +70,7 @@ func (t *table) progress(id string, received, total int64, state, filePath strin
 		return r, true, err
 	case Canceled:
 		r.Path = ""
-		removePartial(t.dir, id)
+		removePartial(r.dir, id)
 		return r, true, nil
 	}
 	return r, false, nil
@@ -80,7 +83,7 @@ func (t *table) browserGone(gen int) []*record {
 	for _, r := range t.list {
 		if r.gen == gen && !r.Finished() {
 			r.State, r.Path = Canceled, ""
-			removePartial(t.dir, r.ID)
+			removePartial(r.dir, r.ID)
 			out = append(out, r)
 		}
 	}
@@ -97,21 +100,25 @@ func (t *table) reserved(p string) bool {
 	return false
 }
 
-// oldestInProgress is the unfinished download that began first, or nil.
-func (t *table) oldestInProgress() *record {
+// oldestInProgress is the unfinished download of world ("" for any) that
+// began first, or nil.
+func (t *table) oldestInProgress(world string) *record {
 	for _, r := range t.list {
-		if !r.Finished() {
+		if !r.Finished() && r.In(world) {
 			return r
 		}
 	}
 	return nil
 }
 
-// entries is the table as the tools show it, oldest first.
-func (t *table) entries() []Entry {
+// entries is the table as the tools show it, oldest first: the downloads
+// of world, or every one for "".
+func (t *table) entries(world string) []Entry {
 	out := make([]Entry, 0, len(t.list))
 	for _, r := range t.list {
-		out = append(out, r.Entry)
+		if r.In(world) {
+			out = append(out, r.Entry)
+		}
 	}
 	return out
 }

@@ -11,10 +11,11 @@ import (
 )
 
 // waiter is one Wait: the download it waits for ("" until the next one to
-// begin is known), and where its end is told.
+// begin is known), of which world, and where its end is told.
 type waiter struct {
-	id   string // the actor's once sent
-	done chan waitEnd
+	id    string // the actor's once sent
+	world string // "" for any
+	done  chan waitEnd
 }
 
 // waitEnd is how a wait ended: the download finished, or the actor stopped.
@@ -37,8 +38,13 @@ type waitStart struct {
 // or without id the oldest one in progress, else the next one to begin.
 // When ctx ends first it returns a *NotFinishedError with the download as
 // it is now.
-func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) {
-	w := &waiter{id: id, done: make(chan waitEnd, 1)}
+func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) { return a.WaitIn(ctx, "", id) }
+
+// WaitIn is Wait among the downloads of a world ("" for any): without id,
+// the world's oldest download in progress, else its next one to begin; an
+// id of another world's download is an *UnknownDownloadError.
+func (a *Actor) WaitIn(ctx context.Context, world, id string) (Entry, error) {
+	w := &waiter{id: id, world: world, done: make(chan waitEnd, 1)}
 	start, err := actor.Ask(ctx, a.mailbox, func(r chan waitStart) any { return waitFor{w: w, reply: r} })
 	switch {
 	case err == nil && start.err != nil:
@@ -71,14 +77,14 @@ func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) {
 func (r *run) startWait(w *waiter) waitStart {
 	if w.id != "" {
 		rec, ok := r.a.table.byID[w.id]
-		if !ok {
-			return waitStart{err: &UnknownDownloadError{Instance: r.a.spec.Instance, ID: w.id, Known: r.a.table.entries()}}
+		if !ok || !rec.In(w.world) {
+			return waitStart{err: &UnknownDownloadError{Instance: r.a.spec.Instance, World: w.world, ID: w.id, Known: r.a.table.entries(w.world)}}
 		}
 		if rec.Finished() {
 			e := rec.Entry
 			return waitStart{finished: &e}
 		}
-	} else if rec := r.a.table.oldestInProgress(); rec != nil {
+	} else if rec := r.a.table.oldestInProgress(w.world); rec != nil {
 		w.id = rec.ID
 	}
 	r.waiters[w] = true
@@ -102,9 +108,11 @@ func (e *NotFinishedError) Error() string {
 
 func (e *NotFinishedError) Unwrap() error { return e.Err }
 
-// UnknownDownloadError is an id the instance has no download for.
+// UnknownDownloadError is an id the instance (or the world asked about)
+// has no download for.
 type UnknownDownloadError struct {
 	Instance, ID string
+	World        string // "" when no world was asked about
 	Known        []Entry
 }
 
@@ -112,8 +120,12 @@ type UnknownDownloadError struct {
 const maxNamed = 20
 
 func (e *UnknownDownloadError) Error() string {
+	where := "instance " + e.Instance
+	if e.World != "" {
+		where = fmt.Sprintf("world %s of instance %s", e.World, e.Instance)
+	}
 	if len(e.Known) == 0 {
-		return fmt.Sprintf("no download %q in instance %s: it has no downloads yet", e.ID, e.Instance)
+		return fmt.Sprintf("no download %q in %s: it has no downloads yet", e.ID, where)
 	}
 	var names []string
 	for i := len(e.Known) - 1; i >= 0 && len(names) < maxNamed; i-- { // the newest first
@@ -124,5 +136,5 @@ func (e *UnknownDownloadError) Error() string {
 	if n := len(e.Known) - len(names); n > 0 {
 		more = fmt.Sprintf(" and %d older", n)
 	}
-	return fmt.Sprintf("no download %q in instance %s; its downloads, newest first: %s%s", e.ID, e.Instance, strings.Join(names, ", "), more)
+	return fmt.Sprintf("no download %q in %s; its downloads, newest first: %s%s", e.ID, where, strings.Join(names, ", "), more)
 }

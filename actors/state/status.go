@@ -37,6 +37,18 @@ type InstanceStatus struct {
 	// DownloadDir is where its downloads land (absent for coordinators
 	// older than downloads).
 	DownloadDir string `json:"download_dir,omitempty"`
+	// Worlds are its open worlds (/context/NAME), by name; absent when it
+	// has none, and in `status`, which reads the health answers only.
+	Worlds []WorldStatus `json:"worlds,omitempty"`
+}
+
+// WorldStatus is one world of an instance: a browser context of its own on
+// the instance's browser, at Endpoint (http://127.0.0.1:PORT/context/NAME).
+type WorldStatus struct {
+	Name     string `json:"name"`
+	Endpoint string `json:"endpoint"`
+	Clients  int    `json:"clients"` // its client connections
+	Pages    int    `json:"pages"`   // its pages in the running browser
 }
 
 // Collect reads every state file and asks each live coordinator's

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/leases"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -137,5 +138,30 @@ func TestGuardKeepsTheDeadCoordinatorsPort(t *testing.T) {
 	}
 	if list := endedIn(t, dir); len(list) != 1 || list[0].Port != 4324 || list[0].PID != pid || list[0].PPID != 88 {
 		t.Fatalf("record %+v", list)
+	}
+}
+
+// The guard removes the leases of worlds its dead coordinator served (they
+// ended with its browser), and leaves another coordinator's.
+func TestGuardRemovesTheDeadCoordinatorsLeases(t *testing.T) {
+	dir := t.TempDir()
+	pid := actortest.DeadPID(t)
+	path := writeState(t, dir, state.File{Port: 4325, PID: pid})
+	ours, err := leases.Take(dir, leases.Lease{Coordinator: pid, Holder: os.Getpid(), World: "agent-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := leases.Take(dir, leases.Lease{Coordinator: os.Getpid(), Holder: os.Getpid(), World: "agent-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, _ := os.Pipe()
+	w.Close() // it died
+	Guard(r, GuardSpec{CoordinatorPID: pid, StateFile: path, TempRoot: t.TempDir()}, launch.System{}, zerolog.New(zerolog.NewTestWriter(t)))
+	if _, err := os.Stat(ours); !os.IsNotExist(err) {
+		t.Errorf("the dead coordinator's lease was kept: %v", err)
+	}
+	if _, err := os.Stat(theirs); err != nil {
+		t.Errorf("another coordinator's lease: %v", err)
 	}
 }

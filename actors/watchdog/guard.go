@@ -3,11 +3,13 @@ package watchdog
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/leases"
 )
 
 // GuardSpec is what the guard process is told on its command line.
@@ -66,5 +68,6 @@ func Guard(pipe io.Reader, spec GuardSpec, sys launch.System, log zerolog.Logger
 	}
 	if spec.StateFile != "" {
 		removeStateOf(spec.StateFile, spec.CoordinatorPID, log)
+		leases.RemoveOf(filepath.Dir(spec.StateFile), spec.CoordinatorPID) // the worlds wraps leased ended with it
 	}
 }

@@ -138,12 +138,14 @@ func TestGuardLeavesEverythingAfterBye(t *testing.T) {
 	}
 }
 
-// Partial downloads of a dead coordinator go; finished files stay; an
-// instance's own folder goes once empty.
+// Partial downloads of a dead coordinator go, its worlds' folders' too;
+// finished files stay; an instance's own folder goes once empty, with its
+// emptied world folders.
 func TestGuardClearsPartialDownloads(t *testing.T) {
 	shared, own := t.TempDir(), filepath.Join(t.TempDir(), "inst_1")
 	for _, f := range []string{filepath.Join(shared, "report.pdf"), filepath.Join(shared, "a.crdownload"),
-		filepath.Join(shared, "0f8fad5b-d9cb-469f-a165-70867728950e"), filepath.Join(own, "b.crdownload")} {
+		filepath.Join(shared, "0f8fad5b-d9cb-469f-a165-70867728950e"), filepath.Join(own, "b.crdownload"),
+		filepath.Join(shared, "alice", "c.crdownload"), filepath.Join(shared, "alice", "kept.pdf"), filepath.Join(own, "bob", "d.crdownload")} {
 		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -157,8 +159,11 @@ func TestGuardClearsPartialDownloads(t *testing.T) {
 	w.Close()
 	Guard(r, GuardSpec{CoordinatorPID: actortest.DeadPID(t), TempRoot: t.TempDir()}, launch.System{}, zerolog.New(zerolog.NewTestWriter(t)))
 	entries, _ := os.ReadDir(shared)
-	if len(entries) != 1 || entries[0].Name() != "report.pdf" {
-		t.Errorf("the shared folder holds %v, want report.pdf alone", entries)
+	if len(entries) != 2 || entries[0].Name() != "alice" || entries[1].Name() != "report.pdf" {
+		t.Errorf("the shared folder holds %v, want alice and report.pdf", entries)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(shared, "alice")); len(entries) != 1 || entries[0].Name() != "kept.pdf" {
+		t.Errorf("the world's folder holds %v, want kept.pdf alone", entries)
 	}
 	if _, err := os.Stat(own); !os.IsNotExist(err) {
 		t.Errorf("the instance's emptied folder is still there: %v", err)

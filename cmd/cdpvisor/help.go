@@ -85,7 +85,7 @@ var docs = map[string]commandDoc{
 			"an AI host starts both; else the most recent), fills the placeholders into CMD ARGS…, runs CMD with\n" +
 			"this process's stdin, stdout and stderr, passes SIGINT, SIGTERM and SIGHUP on, and exits with its code.",
 		groups: []flagGroup{
-			{"Wrap", []string{"instance", "timeout", "state", "state-dir", "standalone"}},
+			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}},
 			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "windows", "headless", "headed", "user-data-dir",
 				"download-dir", "browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
 			logFlags,
@@ -96,7 +96,10 @@ var docs = map[string]commandDoc{
 				"{cdp_ws}         ws://127.0.0.1:PORT/devtools/browser, the browser websocket that survives restarts\n" +
 				"{bidi_endpoint}  ws://127.0.0.1:PORT/session, the WebDriver BiDi socket of an instance that runs Firefox\n" +
 				"The CDP ones are empty when the instance runs Firefox, {bidi_endpoint} when it runs a Chromium-family\n" +
-				"browser; wrap warns on stderr when the command uses one that is empty."},
+				"browser; wrap warns on stderr when the command uses one that is empty.\n" +
+				"With --isolate, {cdp_endpoint} and {cdp_ws} are the world's (http://127.0.0.1:PORT/context/NAME and its\n" +
+				"/devtools/browser); {cdp_port} stays PORT, the whole browser's (a port carries no path). Give\n" +
+				"chrome-devtools-mcp --wsEndpoint={cdp_ws}: its --browserUrl drops the path."},
 			{"Environment of the child", "CDP_ENDPOINT, CDP_PORT, CDP_WS and BIDI_ENDPOINT, with the same values (set, empty or not)"},
 		},
 		examples: []string{
@@ -104,6 +107,8 @@ var docs = map[string]commandDoc{
 			"cdpvisor wrap -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_a1b2c3 -- node my-mcp.js --port {cdp_port}",
 			"cdpvisor wrap --standalone -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
+			"cdpvisor wrap --isolate -- npx chrome-devtools-mcp --wsEndpoint={cdp_ws}",
+			"cdpvisor wrap --isolate=shop-agent -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_f4e5d6 -- node my-bidi-client.js {bidi_endpoint}",
 		},
 	},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +60,59 @@ type statusInstance struct {
 		State      string
 		Pid        int
 		Generation int
+	}
+}
+
+// An AI host runs `cdpvisor mcp` and four child MCPs, each wrapped with
+// --isolate, on real Chromium: two chrome-devtools-mcp (--wsEndpoint) and
+// two @playwright/mcp, started at once, each opens its page and lists its
+// pages, and none sees another's; the coordinator lists four worlds; the
+// fresh worlds close once their children end, the named one stays and a
+// new child in it finds its page.
+func TestHostWithIsolatedChildMCPs(t *testing.T) {
+	chromium := actortest.Chromium(t)
+	actortest.ClientsDir(t)
+	stateDir, work := t.TempDir(), t.TempDir()
+	t.Setenv("CDPVISOR_STATE_DIR", stateDir)
+	out, err := actortest.NodeScript(t, 4*time.Minute, "worlds_isolate.mjs", binary, chromium, work)
+	if err != nil {
+		t.Fatalf("host: %v: %s", err, out)
+	}
+	var res struct {
+		OK     bool
+		Worlds []struct {
+			Name     string
+			Endpoint string
+			Clients  int
+			Pages    int
+		}
+		Status struct {
+			Instances []struct {
+				Endpoint string
+				Worlds   []struct{ Name string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
+		t.Fatalf("host output %q: %v", out, err)
+	}
+	fresh := 0
+	for _, w := range res.Worlds {
+		if strings.HasPrefix(w.Name, "agent-") {
+			fresh++
+		}
+		if w.Clients < 1 || w.Pages < 1 || !strings.HasSuffix(w.Endpoint, "/context/"+w.Name) {
+			t.Errorf("world %+v: want a client and a page at its /context/NAME", w)
+		}
+	}
+	if len(res.Worlds) != 4 || fresh != 3 {
+		t.Errorf("worlds while the children browsed: %+v, want 3 fresh and pw-named", res.Worlds)
+	}
+	if len(res.Status.Instances) != 1 || len(res.Status.Instances[0].Worlds) != 4 {
+		t.Errorf("coordinator_status: %+v, want one instance with 4 worlds", res.Status)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if left, _ := filepath.Glob(filepath.Join(stateDir, "*")); len(left) != 0 {
+		t.Fatalf("state files left: %v", left)
 	}
 }

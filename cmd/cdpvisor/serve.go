@@ -43,7 +43,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.headless, "headless", false, "run the browser headless (the default)")
 	fs.BoolVar(&f.headed, "headed", false, "run the browser with a window")
 	fs.StringVar(&f.userDataDir, "user-data-dir", "", "browser profile directory (default: a fresh temporary profile per launch, removed after)")
-	fs.StringVar(&f.downloadDir, "download-dir", "", "where downloads land, each instance's in a folder named by its id (created 0700 when missing; never inside the profile, so downloads outlive restarts)")
+	fs.StringVar(&f.downloadDir, "download-dir", "", "where downloads land, each instance's in a folder named by its id, each world's in a folder of its own there (created 0700 when missing; never inside the profile, so downloads outlive restarts)")
 	fs.Var(&f.browserArgs, "browser-arg", "extra browser argument (repeatable; in the env var one per line, or quoted as a shell would). Not --user-data-dir, --remote-debugging-* (Firefox: -profile, --remote-debugging-port): cdpvisor owns those. Instances of the other family (a Firefox instance of a Chromium coordinator, or the reverse) do not get them")
 	fs.Var(&f.allowOrigins, "allow-origin", "websocket Origin to allow besides the endpoint's own (repeatable; * allows any)")
 	fs.StringVar(&f.stateDir, "state-dir", state.DefaultDir(), "directory of the coordinator state files, private to you: created 0700, refused if another user owns it or others may write to it")

@@ -17,6 +17,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wrapenv"
 )
 
 // wrapFlags are wrap's own flags plus the supervisor flags, which only
@@ -27,6 +28,7 @@ type wrapFlags struct {
 	timeout    time.Duration
 	standalone bool
 	state      string
+	isolate    wrapenv.Isolate
 }
 
 // standaloneSearch is how long --standalone looks for a running coordinator
@@ -40,6 +42,7 @@ func (f *wrapFlags) flagSet() *flag.FlagSet {
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "how long to wait for a running coordinator")
 	fs.BoolVar(&f.standalone, "standalone", false, "when no coordinator runs, run one inside wrap for the command's lifetime (the supervisor flags apply to it)")
 	fs.StringVar(&f.state, "state", "", "use only the coordinator of this state file")
+	fs.Var(&f.isolate, "isolate", "give the command a world of its own, a browser context on the shared browser, closed once wrap ends; --isolate=NAME: a named world, which stays")
 	return fs
 }
 
@@ -95,6 +98,9 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	if f.standalone && f.instance != "" {
 		return usageErr("--instance and --standalone exclude each other: a standalone coordinator has only its default instance")
 	}
+	if err := f.isolate.Check(); err != nil {
+		return usageErr("%v", err)
+	}
 	log, err := newLogger(stderr, f.logLevel, f.logFormat)
 	if err != nil {
 		return err
@@ -130,6 +136,9 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	}
 	log.Debug().Str("state", target.Path).Int("pid", target.State.PID).Str("endpoint", target.Endpoint).
 		Str("instance", target.Instance).Str("protocol", string(target.Protocol)).Msg("using a running coordinator")
+	if target, err = f.isolate.Apply(target, true, command, log); err != nil {
+		return err
+	}
 	code, err := runChild(command, target, sigs, stdout, stderr, log)
 	if err != nil {
 		return err
@@ -186,7 +195,11 @@ func runStandalone(f *wrapFlags, sys launch.System, command []string, sigs <-cha
 	target := state.Target{Path: c.StatePath(), Port: inst.Proxy.Port(), Endpoint: inst.Proxy.Endpoint(), WS: inst.Proxy.BrowserWS(), Protocol: inst.Protocol}
 	cfg.Log.Info().Str("endpoint", target.Endpoint).Str("browser", cfg.Launch.Browser.Path).
 		Msg("standalone coordinator for this command; the browser starts on the first request")
-	code, childErr := runChild(command, target, sigs, stdout, stderr, cfg.Log)
+	code := 0
+	target, childErr := f.isolate.Apply(target, false, command, cfg.Log)
+	if childErr == nil {
+		code, childErr = runChild(command, target, sigs, stdout, stderr, cfg.Log)
+	}
 	cancel()
 	if err := <-runDone; err != nil {
 		cfg.Log.Error().Err(err).Msg("standalone coordinator")
@@ -202,9 +215,9 @@ func runStandalone(f *wrapFlags, sys launch.System, command []string, sigs <-cha
 // variables and the signals passed on, and returns its exit code (128+N
 // when signal N ended it).
 func runChild(command []string, t state.Target, sigs <-chan os.Signal, stdout, stderr io.Writer, log zerolog.Logger) (int, error) {
-	warnProtocolMismatch(command, t, log)
-	argv := substitute(command, t)
-	_, env := placeholderValues(t)
+	wrapenv.WarnProtocolMismatch(command, t, log)
+	argv := wrapenv.Substitute(command, t)
+	_, env := wrapenv.Values(t)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	// *os.File values pass straight through as the child's fds 0-2: it

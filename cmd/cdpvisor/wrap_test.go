@@ -361,3 +361,17 @@ func writeStateFile(t *testing.T, dir, name string, s state.File) string {
 	}
 	return path
 }
+func TestSplitCommand(t *testing.T) {
+	for _, c := range []struct{ args, flags, command string }{
+		{"--timeout 1s -- npx mcp --browserUrl=x", "--timeout 1s --", "npx mcp --browserUrl=x"},
+		{"--standalone npx mcp --port 3", "--standalone", "npx mcp --port 3"},
+		{"-- --weird -x", "--", "--weird -x"},
+		{"--", "--", ""},
+		{"--bogus x", "--bogus x", ""},
+	} {
+		f, cmd := splitCommand(strings.Fields(c.args))
+		if strings.Join(f, " ") != c.flags || strings.Join(cmd, " ") != c.command {
+			t.Errorf("%q: flags %q command %q, want %q and %q", c.args, f, cmd, c.flags, c.command)
+		}
+	}
+}

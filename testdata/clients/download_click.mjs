@@ -2,7 +2,7 @@
 // agent's browser tool does: a new page, the page URL, one click per
 // selector, then disconnect (the page and its downloads stay).
 //
-//   node download_click.mjs <http://127.0.0.1:PORT> <page-url> [--own-dir DIR] <selector>...
+//   node download_click.mjs <http://127.0.0.1:PORT[/context/NAME]> <page-url> [--own-dir DIR] <selector>...
 //
 // --own-dir DIR: first set the browser's download behaviour itself (allow,
 // into DIR), as a client with its own download handling does.
@@ -11,6 +11,7 @@
 // Exit codes: 0 ok, 1 failure (error on stderr), 2 overall timeout
 // (env CLIENT_TIMEOUT_MS, default 30000).
 import puppeteer from 'puppeteer-core';
+import { connectPuppeteer } from './connect.mjs';
 
 const timeoutMs = Number(process.env.CLIENT_TIMEOUT_MS) || 30000;
 setTimeout(() => {
@@ -36,7 +37,7 @@ async function main() {
   if (!endpoint || !url || selectors.length === 0) {
     throw new Error('usage: download_click.mjs <endpoint> <page-url> [--own-dir DIR] <selector>...');
   }
-  const browser = await puppeteer.connect({ browserURL: endpoint });
+  const browser = await connectPuppeteer(puppeteer, endpoint); // a world's endpoint too
   if (ownDir) {
     const session = await browser.target().createCDPSession();
     await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: ownDir });

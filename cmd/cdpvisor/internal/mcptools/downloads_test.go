@@ -63,7 +63,7 @@ func TestMCPDownloadBadInput(t *testing.T) {
 		{"download_wait", map[string]any{"timeout_s": 301}, []string{"timeout_s 301 is out of range"}},
 		{"download_wait", map[string]any{"timeout_s": -5}, []string{"timeout_s -5 is out of range"}},
 		{"download_wait", map[string]any{"timeout_s": "60"}, []string{`argument "timeout_s" must be a number of seconds`}},
-		{"download_wait", map[string]any{"colour": "red"}, []string{`unknown argument "colour"`, "id, instance and timeout_s"}},
+		{"download_wait", map[string]any{"colour": "red"}, []string{`unknown argument "colour"`, "id, instance, context and timeout_s"}},
 		{"browser_instance", map[string]any{"action": "new", "download_dir": file}, []string{file, "is not a directory", "pass a directory as download_dir"}},
 		{"browser_instance", map[string]any{"action": "list", "download_dir": "/x"}, []string{"download_dir is for new"}},
 	}

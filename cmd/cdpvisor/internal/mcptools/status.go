@@ -20,7 +20,8 @@ func coordinatorStatus(d deps) server.ServerTool {
 	def := toolDef{
 		name: "coordinator_status", title: "Coordinator status",
 		description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable " +
-			"endpoint (CDP; WebDriver BiDi at /session for a Firefox instance), port, connected clients, download dir, and its browser (state, type, version, pid, generation, uptime, last exit). Launches nothing.",
+			"endpoint (CDP; WebDriver BiDi at /session for a Firefox instance), port, connected clients, download dir, its browser (state, type, version, pid, generation, uptime, last exit), " +
+			"and its open worlds (name, endpoint, clients, pages; see browser_context). Launches nothing.",
 		readOnly: true, idempotent: true,
 	}
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, error) {
@@ -34,6 +35,12 @@ func coordinatorStatus(d deps) server.ServerTool {
 			cs.PID, cs.Version, cs.StartedAt.Local().Format(time.DateTime), cs.StateFile)
 		for i, is := range st {
 			b.WriteString(instanceLine(is, i == 0))
+			// Best effort, as the rest of the status: an instance closed
+			// meanwhile shows no worlds.
+			cs.Instances[i].Worlds, _ = instanceWorlds(ctx, d, is.ID, is.Protocol)
+			for _, w := range cs.Instances[i].Worlds {
+				b.WriteString(worldLine(w))
+			}
 		}
 		return result(cs, b.String())
 	})

@@ -18,6 +18,7 @@ var tools = []func(deps) server.ServerTool{
 	stopBrowser,
 	restartBrowser,
 	browserInstance,
+	browserContext,
 	downloadList,
 	downloadWait,
 }

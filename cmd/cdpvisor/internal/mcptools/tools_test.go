@@ -23,7 +23,7 @@ func TestMCPListsItsTools(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	for _, want := range []string{"coordinator_list_browsers", "coordinator_status", "coordinator_launch_browser",
-		"coordinator_stop_browser", "coordinator_restart_browser", "browser_instance"} {
+		"coordinator_stop_browser", "coordinator_restart_browser", "browser_instance", "browser_context", "download_list", "download_wait"} {
 		if !strings.Contains(strings.Join(names, ","), want) {
 			t.Errorf("tool %s missing from %v", want, names)
 		}
@@ -31,10 +31,10 @@ func TestMCPListsItsTools(t *testing.T) {
 }
 
 // The annotations say what each tool does to the world, as the MCP spec
-// defines them: only the read-only tools are read-only, stop, restart
-// and browser_instance (close) are destructive, none reaches beyond this
-// machine, and every tool has a title. download_list and download_wait
-// only read (waiting changes nothing).
+// defines them: only the read-only tools are read-only, stop, restart,
+// browser_instance and browser_context (close) are destructive, none
+// reaches beyond this machine, and every tool has a title. download_list
+// and download_wait only read (waiting changes nothing).
 func TestMCPToolAnnotations(t *testing.T) {
 	h := newMCPHarness(t)
 	tools := h.listTools()
@@ -45,6 +45,7 @@ func TestMCPToolAnnotations(t *testing.T) {
 		"coordinator_stop_browser":    {false, true, true},
 		"coordinator_restart_browser": {false, true, false},
 		"browser_instance":            {false, true, false},
+		"browser_context":             {false, true, false},
 		"download_list":               {true, false, true},
 		"download_wait":               {true, false, false},
 	}
@@ -102,28 +103,29 @@ func TestMCPToolSchemas(t *testing.T) {
 				}
 			}
 		}
-		if name != "browser_instance" {
+		actions := map[string][]string{"browser_instance": {"new", "list", "get", "close"}, "browser_context": {"list", "close"}}[name]
+		if actions == nil {
 			continue
 		}
 		action, _ := props["action"].(map[string]any)
-		if fmt.Sprint(action["enum"]) != "[new list get close]" {
-			t.Errorf("action enum %v", action["enum"])
+		if fmt.Sprint(action["enum"]) != fmt.Sprint(actions) {
+			t.Errorf("%s: action enum %v, want %v", name, action["enum"], actions)
 		}
 		desc, _ := action["description"].(string)
-		for _, v := range []string{"new =", "list =", "get =", "close ="} {
-			if !strings.Contains(desc, v) {
-				t.Errorf("action description %q does not describe %q", desc, v)
+		for _, v := range actions {
+			if !strings.Contains(desc, v+" =") {
+				t.Errorf("%s: action description %q does not describe %q", name, desc, v)
 			}
 		}
 		if fmt.Sprint(schema["required"]) != "[action]" {
-			t.Errorf("required %v, want [action]", schema["required"])
+			t.Errorf("%s: required %v, want [action]", name, schema["required"])
 		}
-		if port, _ := props["port"].(map[string]any); port["type"] != "integer" {
+		if port, _ := props["port"].(map[string]any); name == "browser_instance" && port["type"] != "integer" {
 			t.Errorf("port schema %v", port)
 		}
 	}
-	if refs != 6 { // launch, stop, restart, download_list, download_wait: instance; browser_instance: id
-		t.Errorf("%d id/instance properties, want 6", refs)
+	if refs != 7 { // launch, stop, restart, download_list, download_wait, browser_context: instance; browser_instance: id
+		t.Errorf("%d id/instance properties, want 7", refs)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package wrapenv
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 func TestSubstitute(t *testing.T) {
 	tg := state.Target{Port: 9222, Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser"}
-	got := substitute([]string{"{cdp_port}-bin", "--browserUrl={cdp_endpoint}", "{cdp_ws} {cdp_ws}", "{cdp_other}"}, tg)
+	got := Substitute([]string{"{cdp_port}-bin", "--browserUrl={cdp_endpoint}", "{cdp_ws} {cdp_ws}", "{cdp_other}"}, tg)
 	want := []string{"9222-bin", "--browserUrl=http://127.0.0.1:9222", "ws://127.0.0.1:9222/devtools/browser ws://127.0.0.1:9222/devtools/browser", "{cdp_other}"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("substitute: %q, want %q", got, want)
@@ -35,10 +35,10 @@ func TestSubstituteByProtocol(t *testing.T) {
 			"CDP_PORT=9222 CDP_ENDPOINT=http://127.0.0.1:9222 CDP_WS=ws://127.0.0.1:9222/devtools/browser BIDI_ENDPOINT="},
 		{bidi, "p= e= w= b=ws://127.0.0.1:9333/session", "CDP_PORT= CDP_ENDPOINT= CDP_WS= BIDI_ENDPOINT=ws://127.0.0.1:9333/session"},
 	} {
-		if got := substitute([]string{cmd}, c.t)[0]; got != c.args {
+		if got := Substitute([]string{cmd}, c.t)[0]; got != c.args {
 			t.Errorf("%s: %q, want %q", c.t.Protocol, got, c.args)
 		}
-		if _, env := placeholderValues(c.t); strings.Join(env, " ") != c.env {
+		if _, env := Values(c.t); strings.Join(env, " ") != c.env {
 			t.Errorf("%s: env %q, want %q", c.t.Protocol, env, c.env)
 		}
 	}
@@ -65,7 +65,7 @@ func TestWarnProtocolMismatch(t *testing.T) {
 		{"cdp on chromium", cdp, []string{"x", "{cdp_ws}"}, nil},
 	} {
 		var buf bytes.Buffer
-		warnProtocolMismatch(c.cmd, c.t, zerolog.New(&buf))
+		WarnProtocolMismatch(c.cmd, c.t, zerolog.New(&buf))
 		switch {
 		case c.want == nil && buf.Len() > 0:
 			t.Errorf("%s: warned %s", c.name, buf.String())
@@ -76,21 +76,6 @@ func TestWarnProtocolMismatch(t *testing.T) {
 			if !strings.Contains(buf.String(), w) {
 				t.Errorf("%s: %s lacks %q", c.name, buf.String(), w)
 			}
-		}
-	}
-}
-
-func TestSplitCommand(t *testing.T) {
-	for _, c := range []struct{ args, flags, command string }{
-		{"--timeout 1s -- npx mcp --browserUrl=x", "--timeout 1s --", "npx mcp --browserUrl=x"},
-		{"--standalone npx mcp --port 3", "--standalone", "npx mcp --port 3"},
-		{"-- --weird -x", "--", "--weird -x"},
-		{"--", "--", ""},
-		{"--bogus x", "--bogus x", ""},
-	} {
-		f, cmd := splitCommand(strings.Fields(c.args))
-		if strings.Join(f, " ") != c.flags || strings.Join(cmd, " ") != c.command {
-			t.Errorf("%q: flags %q command %q, want %q and %q", c.args, f, cmd, c.flags, c.command)
 		}
 	}
 }

@@ -1,4 +1,9 @@
-package main
+// Package wrapenv is what `cdpvisor wrap` gives its child: the endpoint it
+// is pointed at (an instance's, or with --isolate a world's on it), filled
+// into its command line as placeholders and exported as CDP_* and
+// BIDI_ENDPOINT variables, and the warnings about placeholders that would
+// not reach what the child expects.
+package wrapenv
 
 import (
 	"slices"
@@ -19,9 +24,9 @@ var (
 	bidiPlaceholders = []string{"{bidi_endpoint}"}
 )
 
-// placeholderValues are the values of every placeholder, and of the
-// variables exported to the child, for target t.
-func placeholderValues(t state.Target) (values map[string]string, env []string) {
+// Values are the values of every placeholder, and the variables exported
+// to the child, for target t.
+func Values(t state.Target) (values map[string]string, env []string) {
 	values = map[string]string{"{cdp_port}": "", "{cdp_endpoint}": "", "{cdp_ws}": "", "{bidi_endpoint}": ""}
 	if t.Protocol == launch.ProtocolBiDi {
 		values["{bidi_endpoint}"] = t.WS
@@ -37,9 +42,9 @@ func placeholderValues(t state.Target) (values map[string]string, env []string) 
 	return values, env
 }
 
-// substitute replaces the placeholders in every argument.
-func substitute(command []string, t state.Target) []string {
-	values, _ := placeholderValues(t)
+// Substitute replaces the placeholders in every argument.
+func Substitute(command []string, t state.Target) []string {
+	values, _ := Values(t)
 	var pairs []string
 	for _, p := range slices.Concat(cdpPlaceholders, bidiPlaceholders) {
 		pairs = append(pairs, p, values[p])
@@ -52,10 +57,10 @@ func substitute(command []string, t state.Target) []string {
 	return out
 }
 
-// warnProtocolMismatch says, on stderr, when the command uses placeholders
+// WarnProtocolMismatch says, on stderr, when the command uses placeholders
 // of the protocol the endpoint does not serve: they are empty, and the
 // child would fail in ways of its own.
-func warnProtocolMismatch(command []string, t state.Target, log zerolog.Logger) {
+func WarnProtocolMismatch(command []string, t state.Target, log zerolog.Logger) {
 	empty, use, serves := cdpPlaceholders, "{bidi_endpoint} ("+t.WS+")", "Firefox, which speaks WebDriver BiDi, not CDP"
 	if t.Protocol != launch.ProtocolBiDi {
 		empty, use, serves = bidiPlaceholders, "{cdp_endpoint} or {cdp_ws}", "a Chromium-family browser, which speaks CDP, not WebDriver BiDi"
@@ -69,14 +74,10 @@ func warnProtocolMismatch(command []string, t state.Target, log zerolog.Logger) 
 	if len(used) == 0 {
 		return
 	}
-	who := "the default instance"
-	if t.Instance != "" {
-		who = "instance " + t.Instance
-	}
 	names, are := strings.Join(used, ", "), "is"
 	if len(used) > 1 {
 		are = "are"
 	}
 	log.Warn().Strs("placeholders", used).Str("endpoint", t.Endpoint).Str("protocol", string(t.Protocol)).
-		Msgf("the command uses %s, but %s at %s runs %s: %s %s empty; use %s", names, who, t.Endpoint, serves, names, are, use)
+		Msgf("the command uses %s, but %s at %s runs %s: %s %s empty; use %s", names, who(t), t.Endpoint, serves, names, are, use)
 }

@@ -1,0 +1,169 @@
+package wrapenv
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/leases"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+)
+
+// Isolate is wrap's --isolate[=NAME]: the child gets a world of its own, a
+// browser context on the instance's shared browser at /context/NAME. A
+// fresh one (no NAME) is the child's alone and closed once wrap has ended;
+// a named one outlives the child, so a restarted child finds its pages and
+// cookies.
+type Isolate struct {
+	On   bool
+	Name string // "" with On: a fresh name
+}
+
+// IsBoolFlag lets --isolate stand alone; a name is given as --isolate=NAME.
+func (i *Isolate) IsBoolFlag() bool { return true }
+
+func (i *Isolate) String() string {
+	switch {
+	case i == nil || !i.On:
+		return ""
+	case i.Name == "":
+		return "true"
+	}
+	return i.Name
+}
+
+// Set takes the flag's value, or its variable's (CDPVISOR_ISOLATE): true or
+// 1 for a fresh world, false or 0 for none, anything else a world's name,
+// checked by Check once the flags are read (the flag package would word a
+// refusal here as a boolean's).
+func (i *Isolate) Set(v string) error {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "1":
+		i.On, i.Name = true, ""
+	case "false", "0", "":
+		i.On, i.Name = false, ""
+	default:
+		i.On, i.Name = true, strings.TrimSpace(v)
+	}
+	return nil
+}
+
+// Check refuses a name that cannot be a world's, before anything starts.
+func (i *Isolate) Check() error {
+	if i.On && i.Name != "" {
+		if err := worlds.CheckName(i.Name); err != nil {
+			return fmt.Errorf("--isolate=%s: %w", i.Name, err)
+		}
+	}
+	return nil
+}
+
+// FreshName is the name of a child's own world: agent- and 8 random
+// letters and digits.
+func FreshName() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return "agent-" + string(b[:])
+}
+
+// Apply is the target the child gets: t itself without --isolate, else its
+// world's. A fresh world on a coordinator in another process is leased to
+// this one (lease), so that coordinator closes it once wrap has ended; a
+// standalone coordinator ends with wrap, and its worlds with it.
+func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolog.Logger) (state.Target, error) {
+	if !i.On {
+		return t, nil
+	}
+	if t.Protocol == launch.ProtocolBiDi {
+		return t, fmt.Errorf("--isolate: %s at %s runs Firefox over WebDriver BiDi; a world is a browser context of a Chromium-family browser over CDP: "+
+			"leave out --isolate, or wrap against a Chromium instance", who(t), t.Endpoint)
+	}
+	name, fresh := i.Name, i.Name == ""
+	if fresh {
+		name = FreshName()
+	}
+	w, err := World(t, name)
+	if err != nil {
+		return t, err
+	}
+	if fresh && lease {
+		l := leases.Lease{Coordinator: t.State.PID, Holder: os.Getpid(), Instance: t.Instance, World: name}
+		if _, err := leases.Take(filepath.Dir(t.Path), l); err != nil {
+			return t, fmt.Errorf("--isolate: the coordinator could not be told to close world %s after this command: %w", name, err)
+		}
+	}
+	ends := "it stays open after the command (close it with the browser_context tool)"
+	if fresh {
+		ends = "closed once this wrap has ended"
+	}
+	log.Info().Str("world", name).Str("endpoint", w.Endpoint).Msgf("the command gets a world of its own, %s: %s", name, ends)
+	warnWorldPlaceholders(command, w, name, log)
+	return w, nil
+}
+
+// World is t for a child in world name: its endpoint and browser websocket
+// under /context/NAME. Port stays the instance's: a port carries no path,
+// so {cdp_port} and CDP_PORT reach the whole browser.
+func World(t state.Target, name string) (state.Target, error) {
+	ws, err := url.Parse(t.WS)
+	if err != nil {
+		return t, fmt.Errorf("the coordinator's websocket %q: %w", t.WS, err)
+	}
+	ws.Path = proxy.WorldPrefix + name + ws.Path
+	t.Endpoint = strings.TrimSuffix(t.Endpoint, "/") + proxy.WorldPrefix + name
+	t.WS = ws.String()
+	return t, nil
+}
+
+// warnWorldPlaceholders says, on stderr, when the command would reach the
+// whole browser instead of its world: {cdp_port} (a port, no path), and
+// {cdp_endpoint} given to Puppeteer's browserURL (chrome-devtools-mcp's
+// --browserUrl), which drops the path.
+func warnWorldPlaceholders(command []string, t state.Target, name string, log zerolog.Logger) {
+	if slices.ContainsFunc(command, func(a string) bool { return strings.Contains(a, "{cdp_port}") }) {
+		log.Warn().Str("world", name).Msgf("the command uses {cdp_port}: a port carries no path, so a client that makes its URL from it "+
+			"reaches the whole browser, not world %s; use {cdp_endpoint} (%s) or {cdp_ws} (%s)", name, t.Endpoint, t.WS)
+	}
+	for i, a := range command {
+		if !strings.Contains(a, "{cdp_endpoint}") {
+			continue
+		}
+		if isBrowserURLFlag(a) || (i > 0 && isBrowserURLFlag(command[i-1]) && !strings.Contains(command[i-1], "=")) {
+			log.Warn().Str("world", name).Msgf("the command gives {cdp_endpoint} to --browserUrl: Puppeteer's browserURL (chrome-devtools-mcp's "+
+				"--browserUrl) drops its path /context/%s and reaches the whole browser; give it the world's websocket instead: --wsEndpoint={cdp_ws}", name)
+			return
+		}
+	}
+}
+
+// isBrowserURLFlag says an argument is chrome-devtools-mcp's --browserUrl
+// (--browser-url, -u), with its value or before it.
+func isBrowserURLFlag(a string) bool {
+	flag, _, _ := strings.Cut(a, "=")
+	switch strings.ToLower(flag) {
+	case "--browserurl", "--browser-url", "-u":
+		return true
+	}
+	return false
+}
+
+// who names t's instance.
+func who(t state.Target) string {
+	if t.Instance != "" {
+		return "instance " + t.Instance
+	}
+	return "the default instance"
+}
