@@ -2,7 +2,9 @@ package relay
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 
@@ -29,12 +31,24 @@ func (run *relayRun) recover() {
 		world = run.world.w
 	}
 	run.workers.Go(func() {
-		var ep browser.Endpoint
-		var err error
-		if fresh {
-			ep, err = src.Replace(ctx, gen)
-		} else {
-			ep, err = src.EnsureRunning(ctx)
+		demand := func() (browser.Endpoint, error) {
+			if fresh {
+				return src.Replace(ctx, gen)
+			}
+			return src.EnsureRunning(ctx)
+		}
+		ep, err := demand()
+		// A launch that failed a moment ago holds demands back for its
+		// backoff window: the retry waits it out once (within the
+		// bootstrap's time) rather than give the client up on a browser
+		// that may well start now (one that failed under load, say).
+		var held *browser.BackoffError
+		if errors.As(err, &held) && held.RetryIn() <= wait {
+			select {
+			case <-time.After(held.RetryIn()):
+				ep, err = demand()
+			case <-ctx.Done():
+			}
 		}
 		var conn transport.Conn
 		if err == nil {

@@ -3,10 +3,13 @@ package relay_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
@@ -154,5 +157,30 @@ func TestRecoveryBootstrapsWithTheClientsOwnAutoAttach(t *testing.T) {
 	}
 	if attached == 0 {
 		t.Fatalf("no attachedToTarget from the new browser: %+v", events)
+	}
+}
+
+// A relaunch that fails once (a browser that could not start on a loaded
+// machine) does not give the client up: the retry waits out the launch
+// backoff, and the browser launched then answers the request.
+func TestRecoveryWaitsOutTheLaunchBackoff(t *testing.T) {
+	dir := t.TempDir()
+	count, script := filepath.Join(dir, "launches"), filepath.Join(dir, "browser")
+	body := fmt.Sprintf("#!/bin/sh\nn=$(( $(cat %[1]s 2>/dev/null || echo 0) + 1 ))\necho $n > %[1]s\n"+
+		"if [ $n -eq 2 ]; then echo 'could not start' >&2; exit 1; fi\nexec %[2]s \"$@\"\n", count, actortest.FakeBrowser(t))
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts := served.FakeLaunch(t, "--fake-crash-after=3")
+	opts.Browser.Path = script
+	inst := served.StartInstance(t, opts, proxy.Spec{})
+	cl := inst.DialCDP(t)
+	cl.Call(1, "Browser.getVersion", "", "")
+	cl.Call(2, "Browser.getVersion", "", "")
+	if m := cl.Call(3, "Browser.getVersion", "", ""); m.Error != nil { // the browser dies on this one
+		t.Fatalf("%+v", m)
+	}
+	if n, _ := os.ReadFile(count); strings.TrimSpace(string(n)) != "3" {
+		t.Fatalf("%s launches, want 3: the first, the one that failed, the one after the backoff", strings.TrimSpace(string(n)))
 	}
 }
