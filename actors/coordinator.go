@@ -171,8 +171,9 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		},
 	}, l)
 	sup := suture.New("instance "+id, InstanceSupervisorSpec(c.hook))
-	// Stopped in reverse: the endpoint, then the browser, whose exit the
-	// downloads actor still hears (it cancels what was unfinished).
+	// suture v4 stops a supervisor's children at once, not in reverse order
+	// (stopSupervisor cancels them concurrently): each stops on its own,
+	// without counting on another being there still.
 	sup.Add(d)
 	sup.Add(b)
 	if wl != nil {
