@@ -126,7 +126,7 @@ func (r *run) began(frame, guid, url, suggested string) {
 		r.log.Debug().Str("download", guid).Str("url", url).Msg("not tracked: a client set its own download behaviour")
 		return
 	}
-	rec := r.a.table.begin(r.sess.gen, guid, url, suggested, r.ctxs.worlds[context])
+	rec := r.a.table.begin(r.sess.Gen(), guid, url, suggested, r.ctxs.worlds[context])
 	ev := r.log.Info().Str("download", guid).Str("url", url).Str("filename", rec.Filename)
 	if rec.Context != "" {
 		ev = ev.Str("world", rec.Context)

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
 
 // run is one Serve of the actor: the session with the running browser and
@@ -17,7 +18,7 @@ type run struct {
 	a           *Actor
 	log         zerolog.Logger
 	fromSession chan any
-	sess        *session
+	sess        *cdpsession.Session
 	ep          browser.Endpoint // the running browser's, while running
 	running     bool
 	ctxs        *contexts
@@ -86,7 +87,7 @@ func (r *run) onBrowser(ev browser.Event) {
 
 // connect opens the session with a browser that became ready.
 func (r *run) connect(ep browser.Endpoint) {
-	if r.sess != nil && r.sess.gen == ep.Generation {
+	if r.sess != nil && r.sess.Gen() == ep.Generation {
 		return
 	}
 	r.closeSession()
@@ -114,32 +115,32 @@ func (r *run) browserGone(gen int) {
 
 func (r *run) closeSession() {
 	if r.sess != nil {
-		r.sess.stop()
+		r.sess.Stop()
 		r.sess = nil
 	}
 	clear(r.pending)
 }
 
-func (r *run) current(gen int) bool { return r.sess != nil && r.sess.gen == gen }
+func (r *run) current(gen int) bool { return r.sess != nil && r.sess.Gen() == gen }
 
 func (r *run) onSession(m any) {
 	switch m := m.(type) {
-	case sessionOpened:
-		if r.current(m.gen) {
+	case cdpsession.Opened:
+		if r.current(m.Gen) {
 			r.opened()
 		}
-	case sessionEnded:
-		if !r.current(m.gen) {
+	case cdpsession.Ended:
+		if !r.current(m.Gen) {
 			return
 		}
 		r.closeSession()
 		// Mostly the browser is exiting, and its exit follows; if it does
 		// not, redialDue reconnects.
-		r.log.Debug().Err(m.err).Int("generation", m.gen).Msg("the downloads connection to the browser ended")
+		r.log.Debug().Err(m.Err).Int("generation", m.Gen).Msg("the downloads connection to the browser ended")
 		if r.running && r.redials < redialTries {
 			r.redial.Reset(redialDelay)
 		} else if r.running {
-			r.log.Error().Err(m.err).Int("generation", m.gen).
+			r.log.Error().Err(m.Err).Int("generation", m.Gen).
 				Msgf("no downloads connection to the browser after %d tries; downloads go where Chromium puts them by default until its next launch", redialTries)
 		}
 	case sessionMessage:
@@ -193,7 +194,7 @@ func (r *run) send(c command, params any) {
 	if r.sess == nil {
 		return
 	}
-	id, ok := r.sess.send(c.method, params)
+	id, ok := r.sess.Send(c.method, params)
 	if !ok {
 		r.log.Warn().Str("method", c.method).Msg("the browser reads nothing on the downloads connection; command dropped")
 		return

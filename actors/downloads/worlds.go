@@ -26,7 +26,7 @@ type worldAnswer struct {
 // askWorld asks, off the actor's goroutine, which world the context made in
 // the running browser is; the answer comes back as a worldAnswer.
 func (r *run) askWorld(contextID string) {
-	gen := r.sess.gen
+	gen := r.sess.Gen()
 	r.lookups.Add(1)
 	go func() {
 		defer r.lookups.Done()

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
 
 // run is one Serve of the actor: its session with the running browser and
@@ -16,7 +17,7 @@ type run struct {
 	a           *Actor
 	log         zerolog.Logger
 	fromSession chan any
-	sess        *session
+	sess        *cdpsession.Session
 	ep          browser.Endpoint // the newest browser heard of
 	running     bool             // ep's browser runs, as far as the actor knows
 	exited      int              // the newest generation known to have exited
@@ -123,7 +124,7 @@ func (r *run) call(method string, params any, then func(answer)) {
 	if r.sess == nil {
 		r.sess = startSession(r.ep, r.fromSession)
 	}
-	id, ok := r.sess.send(method, params)
+	id, ok := r.sess.Send(method, params)
 	if !ok {
 		r.log.Warn().Str("method", method).Msg("the browser reads nothing on the worlds connection; command dropped")
 		then(failed(ErrBrowserGone))
@@ -146,20 +147,20 @@ func (r *run) expire(now time.Time) {
 func (r *run) onSession(m any) {
 	switch m := m.(type) {
 	case sessionAnswer:
-		if r.sess == nil || r.sess.gen != m.gen {
+		if r.sess == nil || r.sess.Gen() != m.gen {
 			return
 		}
 		if c, ok := r.pending[m.answer.ID]; ok {
 			delete(r.pending, m.answer.ID)
 			c.then(m.answer)
 		}
-	case sessionEnded:
-		if r.sess == nil || r.sess.gen != m.gen {
+	case cdpsession.Ended:
+		if r.sess == nil || r.sess.Gen() != m.Gen {
 			return
 		}
 		// Mostly the browser is exiting, and its exit follows; if it does
 		// not, the next command connects again.
-		r.log.Debug().Err(m.err).Int("generation", m.gen).Msg("the worlds connection to the browser ended")
+		r.log.Debug().Err(m.Err).Int("generation", m.Gen).Msg("the worlds connection to the browser ended")
 		r.dropSession()
 	}
 }
@@ -167,7 +168,7 @@ func (r *run) onSession(m any) {
 // dropSession ends the session; what it had not answered fails.
 func (r *run) dropSession() {
 	if r.sess != nil {
-		r.sess.stop()
+		r.sess.Stop()
 		r.sess = nil
 	}
 	pending := r.pending
