@@ -86,3 +86,18 @@ func deliver(s subscription, ev Event, log zerolog.Logger) {
 		log.Warn().Msgf("a browser event subscriber is not reading; %T event dropped", ev)
 	}
 }
+
+// Leave ends a lossless subscription made on events: it unsubscribes while
+// taking the events still being delivered, since a lossless delivery waits
+// for its subscriber and the actor would wait on it meanwhile.
+func Leave(unsubscribe func(), events <-chan Event) {
+	done := make(chan struct{})
+	go func() { defer close(done); unsubscribe() }() // owned: Leave waits for it
+	for {
+		select {
+		case <-done:
+			return
+		case <-events:
+		}
+	}
+}

@@ -65,15 +65,7 @@ func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
 	for w := range r.waiters {
 		w.done <- waitEnd{err: ErrStopped}
 	}
-	done := make(chan struct{})
-	go func() { defer close(done); unsubscribe() }()
-	for {
-		select {
-		case <-done:
-			return
-		case <-events:
-		}
-	}
+	browser.Leave(unsubscribe, events)
 }
 
 func (r *run) onBrowser(ev browser.Event) {

@@ -51,15 +51,7 @@ func newRun(a *Actor) *run {
 func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
 	r.snapshots.Stop()
 	r.dropSession()
-	done := make(chan struct{})
-	go func() { defer close(done); unsubscribe() }()
-	for {
-		select {
-		case <-done:
-			return
-		case <-events:
-		}
-	}
+	browser.Leave(unsubscribe, events)
 }
 
 func (r *run) onBrowser(ev browser.Event) {
