@@ -32,6 +32,10 @@ func NewPipeConn(r io.Reader, w io.Writer, closer func() error) *PipeConn {
 
 func (p *PipeConn) Mode() string { return "pipe" }
 
+// ErrPipeClosed is a pipe that closed: for a browser's, the browser exited
+// (or was let go).
+var ErrPipeClosed = errors.New("the browser's debugging pipe closed")
+
 // ErrPipeMessageTooLarge is a message longer than the pipe's cap.
 var ErrPipeMessageTooLarge = errors.New("pipe message exceeds 100 MB without a NUL terminator")
 
@@ -74,19 +78,27 @@ func (p *PipeConn) WriteStream(prefix []byte, rest io.Reader, _ bool) error {
 
 // Write sends msg followed by a NUL. A NUL inside msg would split it in
 // two at the other end, so it is refused.
-func (p *PipeConn) Write(msg []byte, _ bool) error {
-	if bytes.IndexByte(msg, 0) >= 0 {
+func (p *PipeConn) Write(msg []byte, _ bool) error { return p.WriteJoined(nil, msg) }
+
+// WriteJoined sends head and then body as one message (a NUL after them):
+// a message with a member put in front, without a copy of a large body.
+func (p *PipeConn) WriteJoined(head, body []byte) error {
+	if bytes.IndexByte(head, 0) >= 0 || bytes.IndexByte(body, 0) >= 0 {
 		return fmt.Errorf("a CDP message for the pipe contains a NUL byte")
 	}
-	if len(msg) > pipeCopyMax {
-		// Large: two writes instead of a copy of the whole message.
-		if _, err := p.w.Write(msg); err != nil {
-			return err
+	if len(head)+len(body) > pipeCopyMax {
+		// Large: a write per part instead of a copy of the whole message.
+		for _, part := range [][]byte{head, body, nul} {
+			if len(part) == 0 {
+				continue
+			}
+			if _, err := p.w.Write(part); err != nil {
+				return err
+			}
 		}
-		_, err := p.w.Write(nul)
-		return err
+		return nil
 	}
-	p.frame = append(append(p.frame[:0], msg...), 0)
+	p.frame = append(append(append(p.frame[:0], head...), body...), 0)
 	_, err := p.w.Write(p.frame)
 	return err
 }

@@ -24,6 +24,7 @@ func (r *browserRun) startLaunch() {
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelLaunch = cancel
 	gen, opts, launcher, log := r.gen, r.launching, r.a.spec.Launcher, r.log.With().Int("generation", r.gen).Logger()
+	opts.Log = log
 	r.go_(func() any {
 		proc, err := launcher.Start(ctx, opts, func(line string) {
 			if line != "" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // child is the Host of a browser cdpvisor spawned on this machine, in a
@@ -25,6 +26,10 @@ type child struct {
 	exited  chan struct{}
 	exitErr error
 	grace   time.Duration
+	// The debugging pipe of a piped launch: cdpvisor's ends, until the
+	// family's connection takes them over (closeConn then ends it).
+	pipe      *transport.PipeConn
+	closeConn func()
 }
 
 // Start launches a browser of family fam and returns once it is ready
@@ -58,7 +63,7 @@ func Start(ctx context.Context, opts Options, onStderr func(string), fam *Family
 		return nil, err
 	}
 	p.GuardSpawned()
-	if err := c.awaitReady(ctx, p, opts.ReadyLimit()); err != nil {
+	if err := c.awaitReady(ctx, p, opts); err != nil {
 		_ = p.Stop()
 		return nil, c.launchError(p.Facts, err)
 	}
@@ -81,12 +86,23 @@ func (c *child) spawn(f *Facts, opts Options, onStderr func(string)) error {
 		return fmt.Errorf("create the browser's stderr pipe: %w", err)
 	}
 	cmd.Stderr = w
+	var browserEnds []*os.File
+	if c.piped(opts) {
+		if browserEnds, err = c.openPipe(cmd); err != nil {
+			r.Close()
+			w.Close()
+			return err
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
+		closeAll(browserEnds)
+		c.closePipe()
 		return &Error{Cause: CauseNotFound, Path: opts.Browser.Path, ExitCode: -1, Err: err}
 	}
 	w.Close() // the browser holds the write end now; EOF comes when its whole group is gone
+	closeAll(browserEnds)
 	c.cmd, f.Pid, c.stderrR = cmd, cmd.Process.Pid, r
 	c.stderr = watchStderr(r, c.fam.ReadyLine, onStderr)
 	go func() { // owned: ends with the browser
@@ -103,7 +119,11 @@ const stderrDrain = 500 * time.Millisecond
 // maxBrowserTmpDir keeps Chromium's socket paths under its limit.
 const maxBrowserTmpDir = 60
 
-func (c *child) awaitReady(ctx context.Context, p *Process, timeout time.Duration) error {
+func (c *child) awaitReady(ctx context.Context, p *Process, opts Options) error {
+	timeout := opts.ReadyLimit()
+	if c.pipe != nil {
+		return c.awaitPipe(ctx, p, timeout, opts.Log)
+	}
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	select {
@@ -209,6 +229,7 @@ func (c *child) Stop(f Facts) error {
 		}
 	}
 	proc.EndLeftovers(pid)
+	c.closePipe()
 	// The group is gone: stderr reaches EOF once its last lines are read
 	// (a launch error quotes them). Stop reading anyway if a stray helper
 	// still holds the pipe open.

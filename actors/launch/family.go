@@ -4,6 +4,10 @@ import (
 	"context"
 	"regexp"
 	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // Family is what launching a Chromium-family browser and a Firefox differ
@@ -22,4 +26,11 @@ type Family struct {
 	// browser ready.
 	Confirm  func(ctx context.Context, p *Process, timeout time.Duration, deadline <-chan time.Time) error
 	Classify func(stderr []string) (Cause, bool) // causes only stderr states
+	// Pipe, when set, says whether a launch with these options talks to its
+	// browser over --remote-debugging-pipe (fds 3 and 4) instead of a port.
+	Pipe func(opts Options) bool
+	// Connect makes a piped browser ready: it takes the pipe over, waits for
+	// the browser's first answers and fills in p's endpoint (WSURL,
+	// HostPort, Reach). Its closer ends the connection once the browser is gone.
+	Connect func(ctx context.Context, p *Process, pipe *transport.PipeConn, log zerolog.Logger) (closer func(), err error)
 }

@@ -1,6 +1,10 @@
 package launch
 
-import "time"
+import (
+	"time"
+
+	"github.com/rs/zerolog"
+)
 
 // Options say how to start a browser. The zero value plus an
 // executable is a headed launch on a fresh temporary profile; callers set
@@ -12,6 +16,13 @@ type Options struct {
 	ExtraArgs   []string // appended last; a flag named here replaces the default of that name
 
 	DebugPort int // 0 = any free port (Chromium picks and announces it)
+	// Outlives: the browser is meant to run on after cdpvisor (a bridge's
+	// headed browser on the user's profile, for the next run to attach
+	// to). A Chromium then keeps a debugging port: its pipe would end it.
+	Outlives bool
+	// Log takes what the browser's connection notices (a piped browser's);
+	// the zero value logs nothing.
+	Log zerolog.Logger
 
 	ReadyTimeout time.Duration // 0 = ReadyTimeout
 	StopGrace    time.Duration // 0 = StopGrace: how long SIGTERM gets before SIGKILL

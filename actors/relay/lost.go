@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gorilla/websocket"
@@ -70,6 +71,8 @@ func strongSignalName(err error) string {
 	switch {
 	case err == nil:
 		return "READER_CLOSE"
+	case errors.Is(err, transport.ErrPipeClosed):
+		return "PIPE_CLOSED"
 	case asWSClose(err, &ce) && ce.Code == websocket.CloseAbnormalClosure:
 		return "ConnectionClosedPrematurely"
 	case asWSClose(err, &ce):

@@ -15,6 +15,7 @@ type bench struct {
 	cl      *cleaner
 	root    string // temp dir of everything launched (--launch)
 	bin     string // cdpvisor binary (--launch)
+	baseBin string // baseline cdpvisor binary (--baseline-bin; "" = none)
 	browser string
 	cv      *cdpvisorProc // the long-lived cdpvisor (--launch)
 	bare    *chromiumProc // the long-lived bare browser (--launch)
@@ -58,7 +59,12 @@ func (b *bench) launchBare(ctx context.Context) (*chromiumProc, func(), error) {
 // launchCdpvisor starts `cdpvisor serve`, its stop registered likewise;
 // env entries are added to its environment.
 func (b *bench) launchCdpvisor(ctx context.Context, env ...string) (*cdpvisorProc, func(), error) {
-	p, err := startCdpvisor(ctx, b.bin, b.browser, b.root, b.cfg.CvLogLevel, b.cvLog, env...)
+	return b.launchCdpvisorBin(ctx, b.bin, env...)
+}
+
+// launchCdpvisorBin is launchCdpvisor with another binary (the baseline).
+func (b *bench) launchCdpvisorBin(ctx context.Context, bin string, env ...string) (*cdpvisorProc, func(), error) {
+	p, err := startCdpvisor(ctx, bin, b.browser, b.root, b.cfg.CvLogLevel, b.cvLog, env...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,17 +92,29 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // openControl connects straight to the browser cdpvisor runs, for the
 // round trip's third side; nil (with a note) when that is not possible:
-// without --launch (the endpoints may be anywhere) or without /proc.
+// without --launch (the endpoints may be anywhere), without /proc, with
+// --control=false, or when that browser has no debugging port (issue 27:
+// cdpvisor carries every client over its --remote-debugging-pipe).
 func (b *bench) openControl(ctx context.Context, p *endpointSide) *endpointSide {
-	if !b.cfg.Launch || !haveProcfs {
-		return nil
+	why := ""
+	switch {
+	case !b.cfg.Launch:
+		why = "needs --launch"
+	case !haveProcfs:
+		why = "needs /proc (Linux)"
+	case !b.cfg.Control:
+		why = "--control=false"
 	}
-	e, err := b.dialControl(ctx, p)
-	if err != nil {
-		progress("no control side (cdpvisor's browser reached directly): %v", err)
-		return nil
+	if why == "" {
+		e, err := b.dialControl(ctx, p)
+		if err == nil {
+			return e
+		}
+		why = err.Error()
 	}
-	return e
+	progress("no control side (cdpvisor's browser reached directly): %s; the round trip and large messages "+
+		"run without their \"same browser\" side, the Node round trip's direct side and relays use the bare browser", why)
+	return nil
 }
 
 // dialControl attaches a second flattened session to the very page the

@@ -7,14 +7,16 @@ import (
 )
 
 // coldResult compares "no browser → first CDP answer": a bare launch
-// against the first request to an idle cdpvisor.
+// against the first request to an idle cdpvisor (and to an idle baseline
+// cdpvisor, with --baseline-bin).
 type coldResult struct {
-	Rounds      int       `json:"rounds"`
-	BareMs      []float64 `json:"bare_ms"`
-	ProxyMs     []float64 `json:"cdpvisor_ms"`
-	BareMedian  float64   `json:"bare_median_ms"`
-	ProxyMedian float64   `json:"cdpvisor_median_ms"`
-	Diff        float64   `json:"diff_ms"` // cdpvisor − bare, medians
+	Rounds      int             `json:"rounds"`
+	BareMs      []float64       `json:"bare_ms"`
+	ProxyMs     []float64       `json:"cdpvisor_ms"`
+	BareMedian  float64         `json:"bare_median_ms"`
+	ProxyMedian float64         `json:"cdpvisor_median_ms"`
+	Diff        float64         `json:"diff_ms"` // cdpvisor − bare, medians
+	Baseline    *baselineResult `json:"baseline,omitempty"`
 }
 
 // bareLaunchTime is spawn → DevTools line → websocket → Browser.getVersion
@@ -37,11 +39,11 @@ func (b *bench) bareLaunchTime(ctx context.Context) (time.Duration, error) {
 	return time.Since(t0), nil
 }
 
-// proxyColdTime starts an idle cdpvisor (not timed), then times GET
+// proxyColdTime starts an idle cdpvisor of bin (not timed), then times GET
 // /json/version (which launches the browser), the websocket to the
 // advertised URL and Browser.getVersion.
-func (b *bench) proxyColdTime(ctx context.Context) (time.Duration, error) {
-	cv, stop, err := b.launchCdpvisor(ctx)
+func (b *bench) proxyColdTime(ctx context.Context, bin string) (time.Duration, error) {
+	cv, stop, err := b.launchCdpvisorBin(ctx, bin)
 	if err != nil {
 		return 0, err
 	}
@@ -65,32 +67,36 @@ func (b *bench) proxyColdTime(ctx context.Context) (time.Duration, error) {
 	return time.Since(t0), nil
 }
 
+// coldTime is one cold start of side s.
+func (b *bench) coldTime(ctx context.Context, s side) (time.Duration, error) {
+	switch s {
+	case sideDirect:
+		return b.bareLaunchTime(ctx)
+	case sideBaseline:
+		return b.proxyColdTime(ctx, b.baseBin)
+	default:
+		return b.proxyColdTime(ctx, b.bin)
+	}
+}
+
 func (b *bench) measureColdStart(ctx context.Context) (*coldResult, error) {
-	res := &coldResult{Rounds: b.cfg.ColdRuns}
-	var durs [2][]time.Duration
-	for _, s := range alternate(b.cfg.ColdRuns) {
-		var d time.Duration
-		var err error
-		if s == sideDirect {
-			d, err = b.bareLaunchTime(ctx)
-		} else {
-			d, err = b.proxyColdTime(ctx)
-		}
+	durs := map[side][]time.Duration{}
+	for _, s := range launchOrder(b.cfg.ColdRuns, b.baseBin != "") {
+		d, err := b.coldTime(ctx, s)
 		if err != nil {
 			return nil, fmt.Errorf("cold start %s: %w", s, err)
 		}
 		durs[s] = append(durs[s], d)
-		if s == sideDirect {
-			res.BareMs = append(res.BareMs, ms(d))
-		} else {
-			res.ProxyMs = append(res.ProxyMs, ms(d))
-		}
 		if err := sleepCtx(ctx, 300*time.Millisecond); err != nil { // let the stopped one's exit settle
 			return nil, err
 		}
 	}
-	res.BareMedian = ms(median(durs[sideDirect]))
-	res.ProxyMedian = ms(median(durs[sideProxy]))
+	res := &coldResult{
+		Rounds: b.cfg.ColdRuns,
+		BareMs: msList(durs[sideDirect]), ProxyMs: msList(durs[sideProxy]),
+		BareMedian: ms(median(durs[sideDirect])), ProxyMedian: ms(median(durs[sideProxy])),
+		Baseline: compareBaseline(durs[sideProxy], durs[sideBaseline]),
+	}
 	res.Diff = res.ProxyMedian - res.BareMedian
 	return res, nil
 }

@@ -15,6 +15,8 @@ type config struct {
 	Launch       bool   `json:"launch"`        // start a bare Chromium and `cdpvisor serve` ourselves
 	Browser      string `json:"browser"`       // browser executable for --launch
 	CdpvisorBin  string `json:"cdpvisor_bin"`  // cdpvisor binary for --launch ("" = build or PATH)
+	BaselineBin  string `json:"baseline_bin"`  // a second cdpvisor ("today's") for cold start and recovery ("" = none)
+	Control      bool   `json:"control"`       // use cdpvisor's browser reached directly when it has a port
 	JSONFile     string `json:"json_file"`     // where to write the JSON report ("" = nowhere)
 	MarkdownFile string `json:"markdown_file"` // where to write the table as Markdown ("" = nowhere)
 	Quick        bool   `json:"quick"`
@@ -103,6 +105,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.Launch, "launch", false, "start a bare Chromium and `cdpvisor serve` here (needed for cold start, recovery, memory)")
 	fs.StringVar(&c.Browser, "browser", "/usr/bin/chromium", "browser executable for --launch")
 	fs.StringVar(&c.CdpvisorBin, "cdpvisor-bin", "", "cdpvisor binary for --launch (default: go build ./cmd/cdpvisor into a temp dir when run in the module, else `cdpvisor` on PATH)")
+	fs.StringVar(&c.BaselineBin, "baseline-bin", "", "a second cdpvisor binary (\"today's\" build) that cold start and recovery also measure, interleaved, against the target cdpvisor − baseline ≤ +50 ms (--launch)")
+	fs.BoolVar(&c.Control, "control", true, "reach cdpvisor's own browser directly when it has a debugging port (the \"same browser\" sides, the Node round trip's upstream); false runs as if it had none")
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
@@ -137,6 +141,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	if !c.Launch && (c.Direct == "" || c.Proxy == "") {
 		return c, errors.New("give --direct URL and --proxy URL, or --launch")
+	}
+	if !c.Launch && c.BaselineBin != "" {
+		return c, errors.New("--baseline-bin needs --launch (it starts the baseline cdpvisor itself)")
 	}
 	if c.Launch && (c.Direct != "" || c.Proxy != "") {
 		return c, errors.New("--launch starts both endpoints itself: drop --direct/--proxy")

@@ -20,6 +20,7 @@ type machine struct {
 	Chromium       string `json:"chromium,omitempty"`          // Browser.getVersion product, direct side
 	ProxyChromium  string `json:"cdpvisor_chromium,omitempty"` // the same through cdpvisor
 	CdpvisorBinary string `json:"cdpvisor_version,omitempty"`  // `cdpvisor version` (--launch)
+	BaselineBinary string `json:"baseline_version,omitempty"`  // `cdpvisor version` of --baseline-bin
 	// Load averages (1, 5, 15 min) at the start and at the end: the
 	// machine is shared, and a loaded one inflates every relay hop.
 	LoadStart string `json:"loadavg_start,omitempty"`

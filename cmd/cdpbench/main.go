@@ -4,10 +4,11 @@
 // cost in memory as worlds of one browser against a browser each (and the
 // round trip through a world). Every figure is a difference or a ratio
 // taken from interleaved runs (direct, cdpvisor, direct, cdpvisor, …) in
-// this one process. It uses nothing of cdpvisor but its command line and
-// its endpoint.
+// this one process. With --baseline-bin, cold start and recovery also
+// compare cdpvisor with a second cdpvisor build ("today's"). It uses
+// nothing of cdpvisor but its command line and its endpoint.
 //
-//	cdpbench --launch [--browser /usr/bin/chromium] [--cdpvisor-bin PATH] [--quick] [--json FILE]
+//	cdpbench --launch [--browser /usr/bin/chromium] [--cdpvisor-bin PATH] [--baseline-bin PATH] [--quick] [--json FILE]
 //	cdpbench --direct http://127.0.0.1:9222 --proxy http://127.0.0.1:PORT
 package main
 
@@ -137,6 +138,12 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			return false, err
 		}
 		rep.Machine.CdpvisorBinary = commandLine("", b.bin, "version")
+		if cfg.BaselineBin != "" {
+			if b.baseBin, err = findBaseline(cfg.BaselineBin); err != nil {
+				return false, err
+			}
+			rep.Machine.BaselineBinary = commandLine("", b.baseBin, "version")
+		}
 		// Worlds first, before the pair's browsers exist: other Chromium
 		// processes on the machine take part of its browsers' PSS.
 		if !havePSS {
@@ -238,7 +245,7 @@ func runPair(ctx context.Context, cfg config, b *bench, rep *report, mem *memory
 	}
 	closeControl := cl.add(func() { control.close(context.Background(), 2*time.Second) })
 	step("roundtrip", func() (err error) { rep.RoundTrip, err = measureRoundTrip(ctx, cfg, d, p, control); return })
-	step("roundtrip-node", func() (err error) { rep.NodeRoundTrip, err = b.measureNodeRoundTrip(ctx, p, control); return })
+	step("roundtrip-node", func() (err error) { rep.NodeRoundTrip, err = b.measureNodeRoundTrip(ctx, d, p, control); return })
 	step("large", func() (err error) { rep.Large, err = measureLarge(ctx, cfg, d, p, control); return })
 	closeControl()
 	step("fanin", func() (err error) {

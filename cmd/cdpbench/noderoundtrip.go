@@ -18,14 +18,17 @@ import (
 // nodeRoundTripResult is the round trip as the clients users run see it: a
 // Node `ws` client (the language of Puppeteer, Playwright and the MCP
 // servers), sequential Runtime.evaluate "1" on one flattened session per
-// side, all sides on the same page of the same browser (cdpvisor's), the
-// sides interleaved in slices: direct, cdpvisor, a plain Node relay and a
-// minimal Go relay, each relay in its own process.
+// side, the sides interleaved in slices: direct, cdpvisor, a plain Node
+// relay and a minimal Go relay, each relay in its own process. Direct and
+// the relays stand in front of cdpvisor's own browser, on the page the
+// cdpvisor side uses, when it has a debugging port; else (issue 27: the
+// pipe) in front of the bare browser, on a page of its own.
 type nodeRoundTripResult struct {
-	Rounds int                `json:"rounds"`
-	Calls  int                `json:"calls_per_side_and_round"`
-	Slice  int                `json:"slice"`
-	Sides  map[string]summary `json:"sides"`
+	Upstream string             `json:"upstream"` // upstreamCdpvisorBrowser or upstreamBareBrowser
+	Rounds   int                `json:"rounds"`
+	Calls    int                `json:"calls_per_side_and_round"`
+	Slice    int                `json:"slice"`
+	Sides    map[string]summary `json:"sides"`
 	// Overheads over direct of each relay, µs, by percentile.
 	Overhead map[string]overhead `json:"overhead_us"`
 	// RatioP50/RatioP99: cdpvisor's overhead over the Node relay's (0 when
@@ -53,6 +56,29 @@ const (
 
 var nodeSides = []string{nodeSideDirect, nodeSideCdpvisor, nodeSideNode, nodeSideGo}
 
+// What the Node round trip's direct side and relays stand in front of.
+const (
+	upstreamCdpvisorBrowser = "cdpvisor's browser"
+	upstreamBareBrowser     = "bare browser"
+)
+
+// nodeUpstream is the browser the direct side and both relays use and the
+// page their sessions attach to.
+type nodeUpstream struct {
+	label, ws, target string
+}
+
+// chooseNodeUpstream: cdpvisor's own browser (control, a session on the
+// cdpvisor side's page) when there is one, so every side is the same
+// browser and the same page; else the bare browser d on its own page,
+// made like the cdpvisor side's (Target.createTarget about:blank).
+func chooseNodeUpstream(d, p, control *endpointSide) nodeUpstream {
+	if control != nil {
+		return nodeUpstream{label: upstreamCdpvisorBrowser, ws: control.ws, target: p.target}
+	}
+	return nodeUpstream{label: upstreamBareBrowser, ws: d.ws, target: d.target}
+}
+
 // Targets of the Node round trip (issue 15): cdpvisor's overhead against
 // the Node relay's, same run.
 const (
@@ -60,19 +86,17 @@ const (
 	targetNodeRatioP99 = 1.5
 )
 
-// measureNodeRoundTrip starts both yardstick relays in front of cdpvisor's
-// browser (control is a session on it), runs the Node client over all four
-// sides and summarizes what it timed.
-func (b *bench) measureNodeRoundTrip(ctx context.Context, p, control *endpointSide) (*nodeRoundTripResult, error) {
-	if control == nil {
-		return nil, errors.New("needs cdpvisor's browser reached directly (--launch on Linux), so that every side is the same browser")
-	}
+// measureNodeRoundTrip starts both yardstick relays in front of the
+// upstream (chooseNodeUpstream), runs the Node client over all four sides
+// and summarizes what it timed.
+func (b *bench) measureNodeRoundTrip(ctx context.Context, d, p, control *endpointSide) (*nodeRoundTripResult, error) {
 	clients, err := clientsDir()
 	if err != nil {
 		return nil, err
 	}
-	upstream := control.ws
-	nodeRelay, err := b.startRelay(ctx, "node relay", exec.Command("node", filepath.Join(clients, "bench_relay.mjs"), upstream))
+	up := chooseNodeUpstream(d, p, control)
+	progress("Node round trip: direct side and relays on the %s", up.label)
+	nodeRelay, err := b.startRelay(ctx, "node relay", exec.Command("node", filepath.Join(clients, "bench_relay.mjs"), up.ws))
 	if err != nil {
 		return nil, err
 	}
@@ -81,27 +105,15 @@ func (b *bench) measureNodeRoundTrip(ctx context.Context, p, control *endpointSi
 	if err != nil {
 		return nil, err
 	}
-	goRelay, err := b.startRelay(ctx, "go relay", exec.Command(self, goRelayCommand, upstream))
+	goRelay, err := b.startRelay(ctx, "go relay", exec.Command(self, goRelayCommand, up.ws))
 	if err != nil {
 		return nil, err
 	}
 	defer goRelay.stop()
-
-	path, err := wsPath(upstream)
+	arg, err := nodeClientConfig(up, p, nodeRelay.port, goRelay.port, b.cfg)
 	if err != nil {
 		return nil, err
 	}
-	cfg := map[string]any{
-		"sides": []map[string]string{
-			{"name": nodeSideDirect, "ws": upstream},
-			{"name": nodeSideCdpvisor, "ws": p.ws},
-			{"name": nodeSideNode, "ws": fmt.Sprintf("ws://127.0.0.1:%d%s", nodeRelay.port, path)},
-			{"name": nodeSideGo, "ws": fmt.Sprintf("ws://127.0.0.1:%d%s", goRelay.port, path)},
-		},
-		"target": p.target,
-		"rounds": b.cfg.NodeRounds, "calls": b.cfg.NodeCalls, "slice": b.cfg.NodeSlice, "warmup": b.cfg.RTWarmup,
-	}
-	arg, _ := json.Marshal(cfg)
 	cmd := exec.CommandContext(ctx, "node", filepath.Join(clients, "bench_roundtrip.mjs"), string(arg))
 	cmd.Dir = clients
 	var stdout, stderr bytes.Buffer
@@ -115,7 +127,32 @@ func (b *bench) measureNodeRoundTrip(ctx context.Context, p, control *endpointSi
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		return nil, fmt.Errorf("node bench_roundtrip.mjs printed no result: %w", err)
 	}
-	return summarizeNode(out.Sides, b.cfg), nil
+	r := summarizeNode(out.Sides, b.cfg)
+	r.Upstream = up.label
+	return r, nil
+}
+
+// nodeClientConfig is bench_roundtrip.mjs's argument: every side's
+// websocket and the page its session attaches to (the cdpvisor side's
+// own page, the others the upstream's).
+func nodeClientConfig(up nodeUpstream, p *endpointSide, nodePort, goPort int, cfg config) ([]byte, error) {
+	path, err := wsPath(up.ws)
+	if err != nil {
+		return nil, err
+	}
+	side := func(name, ws, target string) map[string]string {
+		return map[string]string{"name": name, "ws": ws, "target": target}
+	}
+	return json.Marshal(map[string]any{
+		"sides": []map[string]string{
+			side(nodeSideDirect, up.ws, up.target),
+			side(nodeSideCdpvisor, p.ws, p.target),
+			side(nodeSideNode, fmt.Sprintf("ws://127.0.0.1:%d%s", nodePort, path), up.target),
+			side(nodeSideGo, fmt.Sprintf("ws://127.0.0.1:%d%s", goPort, path), up.target),
+		},
+		"target": up.target,
+		"rounds": cfg.NodeRounds, "calls": cfg.NodeCalls, "slice": cfg.NodeSlice, "warmup": cfg.RTWarmup,
+	})
 }
 
 // summarizeNode turns every side's latencies (µs) into the result.
@@ -242,9 +279,10 @@ func tail(s string, n int) string {
 func nodeRows(r *nodeRoundTripResult) []row {
 	d, cv := r.Sides[nodeSideDirect], r.Sides[nodeSideCdpvisor]
 	ov, node := r.Overhead[nodeSideCdpvisor], r.Overhead[nodeSideNode]
+	in := fmt.Sprintf(" (%s)", r.Upstream)
 	return []row{
-		{"round trip, Node client, p50 (µs)", f1(d.P50), f1(cv.P50), signed(ov.P50, "µs", 1), notApplicable, notApplicable},
-		{"round trip, Node client, p99 (µs)", f1(d.P99), f1(cv.P99), signed(ov.P99, "µs", 1), notApplicable, notApplicable},
+		{"round trip, Node client, p50 (µs)", f1(d.P50) + in, f1(cv.P50), signed(ov.P50, "µs", 1), notApplicable, notApplicable},
+		{"round trip, Node client, p99 (µs)", f1(d.P99) + in, f1(cv.P99), signed(ov.P99, "µs", 1), notApplicable, notApplicable},
 		{"p50 overhead ÷ Node relay's", notApplicable, signed(ov.P50, "µs", 1), ratioCell(r.RatioP50, node.P50),
 			fmt.Sprintf("≤ %.1f×", targetNodeRatioP50), met(r.MetP50)},
 		{"p99 overhead ÷ Node relay's", notApplicable, signed(ov.P99, "µs", 1), ratioCell(r.RatioP99, node.P99),
@@ -263,7 +301,8 @@ func ratioCell(ratio, node float64) string {
 // percentiles and its overhead over direct.
 func formatNodeSides(r *nodeRoundTripResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round trip, Node ws client, %d rounds × %d calls per side in slices of %d (µs)\n", r.Rounds, r.Calls, r.Slice)
+	fmt.Fprintf(&b, "round trip, Node ws client, %d rounds × %d calls per side in slices of %d (µs); direct and relays: %s\n",
+		r.Rounds, r.Calls, r.Slice, r.Upstream)
 	fmt.Fprintf(&b, "%-11s %9s %9s %9s %14s %14s %14s\n", "side", "p50", "p90", "p99", "p50 overhead", "p90 overhead", "p99 overhead")
 	for _, name := range nodeSides {
 		s, o := r.Sides[name], r.Overhead[name]

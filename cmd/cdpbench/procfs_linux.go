@@ -139,17 +139,3 @@ func loadAvg() string {
 }
 
 const haveProcfs = true
-
-// profileOf is the --user-data-dir of the process pid.
-func profileOf(pid int) (string, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil {
-		return "", err
-	}
-	for _, a := range strings.Split(string(b), "\x00") {
-		if v, ok := strings.CutPrefix(a, "--user-data-dir="); ok {
-			return v, nil
-		}
-	}
-	return "", fmt.Errorf("process %d has no --user-data-dir", pid)
-}

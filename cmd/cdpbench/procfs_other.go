@@ -24,7 +24,3 @@ func loadAvg() string { return "" }
 func processesMatching(words ...string) []int { return nil }
 
 const haveProcfs = false
-
-func profileOf(pid int) (string, error) {
-	return "", errors.New("reading a command line needs /proc (Linux)")
-}

@@ -8,14 +8,16 @@ import (
 )
 
 // recoveryResult compares kill -9 of cdpvisor's browser → the next
-// request on the same websocket answered, with bare launches interleaved.
+// request on the same websocket answered, with bare launches interleaved
+// (and the same on a baseline cdpvisor, with --baseline-bin).
 type recoveryResult struct {
-	Rounds         int       `json:"rounds"`
-	BareMs         []float64 `json:"bare_launch_ms"`
-	RecoveryMs     []float64 `json:"recovery_ms"`
-	BareMedian     float64   `json:"bare_launch_median_ms"`
-	RecoveryMedian float64   `json:"recovery_median_ms"`
-	Diff           float64   `json:"diff_ms"` // recovery − bare launch, medians
+	Rounds         int             `json:"rounds"`
+	BareMs         []float64       `json:"bare_launch_ms"`
+	RecoveryMs     []float64       `json:"recovery_ms"`
+	BareMedian     float64         `json:"bare_launch_median_ms"`
+	RecoveryMedian float64         `json:"recovery_median_ms"`
+	Diff           float64         `json:"diff_ms"` // recovery − bare launch, medians
+	Baseline       *baselineResult `json:"baseline,omitempty"`
 }
 
 // browserPid asks the browser for its own pid.
@@ -37,14 +39,17 @@ func browserPid(ctx context.Context, c *cdpClient, timeout time.Duration) (int, 
 	return 0, errors.New("SystemInfo.getProcessInfo: no browser process")
 }
 
-// recoveryTime kills the browser behind c with SIGKILL and times the next
-// Browser.getVersion on c.
-func (b *bench) recoveryTime(ctx context.Context, c *cdpClient) (time.Duration, error) {
+// recoveryTime kills the browser of r (its pid from
+// SystemInfo.getProcessInfo: the browser's own, whether cdpvisor talks to
+// it over a port or a pipe) with SIGKILL and times the next
+// Browser.getVersion on r's client.
+func (b *bench) recoveryTime(ctx context.Context, r *recoveryProc) (time.Duration, error) {
+	c := r.c
 	pid, err := browserPid(ctx, c, b.cfg.Timeout)
 	if err != nil {
 		return 0, err
 	}
-	if pid == b.cv.pid || (b.bare != nil && pid == b.bare.pid) {
+	if pid == r.cv.pid || pid == b.cv.pid || (b.bare != nil && pid == b.bare.pid) {
 		return 0, fmt.Errorf("browser pid %d is not cdpvisor's browser", pid)
 	}
 	if err := killPid(pid); err != nil {
@@ -61,39 +66,46 @@ func (b *bench) recoveryTime(ctx context.Context, c *cdpClient) (time.Duration, 
 	return d, nil
 }
 
+// measureRecovery kills the long-lived cdpvisor's browser (its client
+// dialled on proxyWS) and, with --baseline-bin, the browser of a baseline
+// cdpvisor started for this figure, interleaved with bare launches.
 func (b *bench) measureRecovery(ctx context.Context, proxyWS string) (*recoveryResult, error) {
-	c, err := dialCDP(ctx, proxyWS)
+	c, err := dialReady(ctx, proxyWS)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	if _, err := browserGetVersion(ctx, c, 30*time.Second); err != nil {
-		return nil, err
+	procs := map[side]*recoveryProc{sideProxy: {cv: b.cv, c: c}}
+	if b.baseBin != "" {
+		base, stop, err := b.startBaselineForRecovery(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+		procs[sideBaseline] = base
 	}
-	res := &recoveryResult{Rounds: b.cfg.RecovRuns}
-	var durs [2][]time.Duration
-	for _, s := range alternate(b.cfg.RecovRuns) {
+	durs := map[side][]time.Duration{}
+	for _, s := range launchOrder(b.cfg.RecovRuns, b.baseBin != "") {
 		var d time.Duration
 		if s == sideDirect {
 			d, err = b.bareLaunchTime(ctx)
 		} else {
-			d, err = b.recoveryTime(ctx, c)
+			d, err = b.recoveryTime(ctx, procs[s])
 		}
 		if err != nil {
 			return nil, fmt.Errorf("recovery %s: %w", s, err)
 		}
 		durs[s] = append(durs[s], d)
-		if s == sideDirect {
-			res.BareMs = append(res.BareMs, ms(d))
-		} else {
-			res.RecoveryMs = append(res.RecoveryMs, ms(d))
-		}
 		if err := sleepCtx(ctx, 500*time.Millisecond); err != nil { // the killed browser's helpers exit
 			return nil, err
 		}
 	}
-	res.BareMedian = ms(median(durs[sideDirect]))
-	res.RecoveryMedian = ms(median(durs[sideProxy]))
+	res := &recoveryResult{
+		Rounds: b.cfg.RecovRuns,
+		BareMs: msList(durs[sideDirect]), RecoveryMs: msList(durs[sideProxy]),
+		BareMedian: ms(median(durs[sideDirect])), RecoveryMedian: ms(median(durs[sideProxy])),
+		Baseline: compareBaseline(durs[sideProxy], durs[sideBaseline]),
+	}
 	res.Diff = res.RecoveryMedian - res.BareMedian
 	return res, nil
 }

@@ -130,11 +130,17 @@ func buildRows(r *report) []row {
 	}
 	if cs := r.ColdStart; cs != nil {
 		rows = append(rows, row{"cold start, median (ms)", f1(cs.BareMedian), f1(cs.ProxyMedian), signed(cs.Diff, "ms", 1), "≤ +50 ms", met(cs.Diff <= targetColdDiff)})
+		if cs.Baseline != nil {
+			rows = append(rows, baselineRow("cold start vs baseline, median (ms)", cs.Baseline))
+		}
 	} else {
 		missing("coldstart", "cold start")
 	}
 	if rc := r.Recovery; rc != nil {
 		rows = append(rows, row{"recovery after kill -9, median (ms)", f1(rc.BareMedian) + " (bare launch)", f1(rc.RecoveryMedian), signed(rc.Diff, "ms", 1), "≤ +100 ms", met(rc.Diff <= targetRecovDiff)})
+		if rc.Baseline != nil {
+			rows = append(rows, baselineRow("recovery vs baseline, median (ms)", rc.Baseline))
+		}
 	} else {
 		missing("recovery", "recovery after kill -9")
 	}

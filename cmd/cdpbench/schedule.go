@@ -1,12 +1,13 @@
 package main
 
-// side is one of the two things compared.
+// side is one of the things compared.
 type side int
 
 const (
-	sideDirect  side = iota // a bare browser
-	sideProxy               // the same request through cdpvisor
-	sideControl             // cdpvisor's own browser, reached without cdpvisor
+	sideDirect   side = iota // a bare browser
+	sideProxy                // the same request through cdpvisor
+	sideControl              // cdpvisor's own browser, reached without cdpvisor
+	sideBaseline             // the baseline cdpvisor (--baseline-bin): cold start and recovery
 )
 
 func (s side) String() string {
@@ -15,6 +16,8 @@ func (s side) String() string {
 		return "direct"
 	case sideProxy:
 		return "cdpvisor"
+	case sideBaseline:
+		return "baseline cdpvisor"
 	default:
 		return "cdpvisor's browser direct"
 	}
@@ -55,4 +58,27 @@ func alternate(rounds int) []side {
 		out = append(out, sideDirect, sideProxy)
 	}
 	return out
+}
+
+// rotate is the schedule of rounds single operations on more than two
+// sides: every round runs each side once, and the order turns by one from
+// round to round (A B C, B C A, C A B, …), so that no side always comes
+// first or always follows the same one.
+func rotate(rounds int, sides ...side) []side {
+	var out []side
+	for r := 0; r < rounds; r++ {
+		for k := range sides {
+			out = append(out, sides[(k+r)%len(sides)])
+		}
+	}
+	return out
+}
+
+// launchOrder is the schedule of cold start and recovery: direct and
+// cdpvisor alternating, or, with a baseline cdpvisor, the three rotating.
+func launchOrder(rounds int, baseline bool) []side {
+	if !baseline {
+		return alternate(rounds)
+	}
+	return rotate(rounds, sideDirect, sideProxy, sideBaseline)
 }

@@ -1,13 +1,14 @@
 // The round-trip benchmark's client, in Node like Puppeteer, Playwright and
 // the MCP servers that connect to cdpvisor: sequential Runtime.evaluate "1"
-// on one flattened session per side, all sides on the same page, the sides
-// interleaved in slices so that drift and noise hit each of them alike.
+// on one flattened session per side, the sides interleaved in slices so
+// that drift and noise hit each of them alike.
 //
 //   node bench_roundtrip.mjs '<json>'
 //
 // json: {"sides":[{"name":"direct","ws":"ws://…"},…], "target":"<targetId>",
 //        "rounds":3, "calls":2000, "slice":100, "warmup":200}
-// calls is per side and round. stdout: one JSON line
+// calls is per side and round. A side may name its own "target" (a page of
+// another browser); the others attach to "target". stdout: one JSON line
 //   {"sides":{"direct":[µs, …], …}}
 // with every call's latency in microseconds, in the order they were made.
 // Exit codes: 0 ok, 1 failure (error on stderr).
@@ -21,9 +22,10 @@ process.on('unhandledRejection', fail);
 
 // Side is one connection: requests by id, answers matched to them.
 class Side {
-  constructor(name, url) {
+  constructor(name, url, target) {
     this.name = name;
     this.url = url;
+    this.target = target;
     this.nextId = 1;
     this.waiting = new Map();
     this.latencies = [];
@@ -79,11 +81,13 @@ class Side {
 
 async function main() {
   const cfg = JSON.parse(process.argv[2] || 'null');
-  if (!cfg || !Array.isArray(cfg.sides) || !cfg.target) throw new Error("usage: bench_roundtrip.mjs '{\"sides\":[…],\"target\":…}'");
-  const sides = cfg.sides.map((s) => new Side(s.name, s.ws));
+  if (!cfg || !Array.isArray(cfg.sides) || !cfg.sides.every((s) => s.target || cfg.target)) {
+    throw new Error("usage: bench_roundtrip.mjs '{\"sides\":[…],\"target\":…}'");
+  }
+  const sides = cfg.sides.map((s) => new Side(s.name, s.ws, s.target || cfg.target));
   for (const s of sides) {
     await s.open();
-    await s.attach(cfg.target);
+    await s.attach(s.target);
   }
   for (const s of sides) for (let i = 0; i < (cfg.warmup ?? 200); i++) await s.evaluate(false);
   // Each round: every side makes `calls` calls, `slice` at a time, sides in

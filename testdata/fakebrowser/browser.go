@@ -23,19 +23,24 @@ type target struct {
 	waiting map[string]bool
 }
 
-// conn is one CDP client: a websocket or the pipe. Browser-level connections
-// get Target events and flattened sessions; a page connection is bound to one
+// conn is one CDP client: a websocket, the pipe, or a browser session on
+// one of them (see browser_sessions.go). Browser-level connections get
+// Target events and flattened sessions; a page connection is bound to one
 // target and its messages act on it.
 type conn struct {
-	send  func([]byte) error // serialised by the transport
-	close func()
-	page  *target // nil on browser-level connections
+	send      func([]byte) error // serialised by the transport
+	close     func()
+	page      *target // nil on browser-level connections
+	sessionID string  // a browser session's own id; "" on a connection
+	pipeRoot  bool    // the pipe: messages without sessionId are not counted (faults.go)
 
 	// Guarded by browser.mu.
 	discover        bool
 	autoAttach      bool
 	waitForDebugger bool
 	sessions        map[string]*target
+	browserSessions map[string]*conn // from Target.attachToBrowserTarget
+	ownContexts     []string         // created with disposeOnDetach
 }
 
 // browser is the whole fake: its targets, contexts and connected clients.
@@ -101,7 +106,7 @@ type targetInfo struct {
 	URL              string `json:"url"`
 	Attached         bool   `json:"attached"`
 	CanAccessOpener  bool   `json:"canAccessOpener"`
-	BrowserContextID string `json:"browserContextId"`
+	BrowserContextID string `json:"browserContextId,omitempty"` // none for the browser target
 }
 
 type targetInfoParams struct {
@@ -257,8 +262,5 @@ func (b *browser) addConn(c *conn) {
 func (b *browser) removeConn(c *conn) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.conns, c)
-	for sessionID, t := range c.sessions {
-		delete(t.waiting, sessionID) // a closed connection holds nothing up
-	}
+	b.endConn(c)
 }

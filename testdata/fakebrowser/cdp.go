@@ -78,17 +78,23 @@ var integerID = regexp.MustCompile(`^-?[0-9]+$`)
 // handle runs one message from any transport, on that transport's reader
 // goroutine, so a client sees answers in the order it asked.
 func (b *browser) handle(c *conn, data []byte) {
-	b.countMessage()
+	var req request
+	err := json.Unmarshal(data, &req)
+	if !c.pipeRoot || req.SessionID != "" {
+		b.countMessage()
+	}
 	if b.opts.hang {
 		return
 	}
-	var req request
-	if err := json.Unmarshal(data, &req); err != nil {
+	if err != nil {
 		return // Chromium drops such a client; ignoring it is enough here
 	}
 	if !integerID.Match(req.ID) {
 		c.sendJSON(response{Error: &cdpError{-32600, "Message must have integer 'id' property"}, SessionID: req.SessionID})
 		return
+	}
+	if req.SessionID != "" && c.page == nil {
+		c, req.SessionID = b.route(c, req.SessionID) // a browser session's, or its child's
 	}
 	if req.SessionID != "" || c.page != nil {
 		b.handleSession(c, &req)

@@ -8,6 +8,9 @@ import (
 // countMessage counts CDP messages over all connections. The
 // --fake-crash-after'th one is never answered: the process dies on it,
 // closing nothing, so websocket clients see an abnormal close (1006).
+// Over the pipe only messages with a sessionId count: the root is where a
+// multiplexer checks readiness, opens sessions and answers /json/*, which
+// over the port were HTTP and websocket handshakes, never counted.
 func (b *browser) countMessage() {
 	if b.opts.crashAfter <= 0 {
 		return

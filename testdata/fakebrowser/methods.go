@@ -19,6 +19,7 @@ var browserMethods = map[string]func(*browser, *conn, *request){
 	"Target.getTargets":            (*browser).getTargets,
 	"Target.createTarget":          (*browser).createTarget,
 	"Target.attachToTarget":        (*browser).attachToTarget,
+	"Target.attachToBrowserTarget": (*browser).attachToBrowserTarget,
 	"Target.detachFromTarget":      (*browser).detachFromTarget,
 	"Target.activateTarget":        (*browser).activateTarget,
 	"Target.closeTarget":           (*browser).closeTarget,
@@ -167,12 +168,16 @@ func (b *browser) detachFromTarget(c *conn, req *request) {
 		return
 	}
 	b.mu.Lock()
-	if c.sessions[p.SessionID] == nil {
+	switch {
+	case c.sessions[p.SessionID] != nil:
+		b.detach(c, p.SessionID)
+	case c.browserSessions[p.SessionID] != nil:
+		b.detachBrowserSession(c, p.SessionID)
+	default:
 		b.mu.Unlock()
 		c.fail(req, -32602, "No session with given id")
 		return
 	}
-	b.detach(c, p.SessionID)
 	b.mu.Unlock()
 	c.reply(req, empty{})
 }
@@ -214,10 +219,21 @@ func (b *browser) closeTarget(c *conn, req *request) {
 	b.mu.Unlock()
 }
 
+// createBrowserContext makes a context; with disposeOnDetach it goes when
+// the connection or browser session that made it does.
 func (b *browser) createBrowserContext(c *conn, req *request) {
+	var p struct {
+		DisposeOnDetach bool `json:"disposeOnDetach"`
+	}
+	if !c.decodeParams(req, &p) {
+		return
+	}
 	b.mu.Lock()
 	id := newID()
 	b.contexts = append(b.contexts, id)
+	if p.DisposeOnDetach {
+		c.ownContexts = append(c.ownContexts, id)
+	}
 	b.mu.Unlock()
 	c.reply(req, struct {
 		BrowserContextID string `json:"browserContextId"`
@@ -233,19 +249,28 @@ func (b *browser) disposeBrowserContext(c *conn, req *request) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	i := slices.Index(b.contexts, p.BrowserContextID)
-	if i < 0 {
+	if !b.disposeContext(p.BrowserContextID) {
 		c.fail(req, -32000, "Failed to find context with id %s", p.BrowserContextID)
 		return
 	}
+	c.reply(req, empty{})
+}
+
+// disposeContext forgets a context, its cookies and its targets. It reports
+// whether there was such a context. b.mu is held.
+func (b *browser) disposeContext(id string) bool {
+	i := slices.Index(b.contexts, id)
+	if i < 0 {
+		return false
+	}
 	b.contexts = slices.Delete(b.contexts, i, i+1)
-	delete(b.cookies, p.BrowserContextID)
+	delete(b.cookies, id)
 	for _, t := range slices.Clone(b.targets) {
-		if t.contextID == p.BrowserContextID {
+		if t.contextID == id {
 			b.removeTarget(t)
 		}
 	}
-	c.reply(req, empty{})
+	return true
 }
 
 func (b *browser) getBrowserContexts(c *conn, req *request) {

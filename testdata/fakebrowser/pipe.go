@@ -4,12 +4,17 @@ import (
 	"bufio"
 	"os"
 	"sync"
+	"time"
 )
 
 // servePipe speaks CDP over fds 3 (commands in) and 4 (replies and events
 // out), each message followed by one NUL byte, as --remote-debugging-pipe
-// does. EOF on fd 3 means the client is gone: exit 0 like Chromium.
+// does. EOF on fd 3 means the client is gone: exit 0 like Chromium. The
+// first answer is the pipe's readiness, so --fake-ready-delay holds it back;
+// messages sent meanwhile wait in the pipe. Browser sessions ride on this
+// one conn (browser_sessions.go).
 func (b *browser) servePipe(in, out *os.File) {
+	time.Sleep(b.opts.readyDelay)
 	var writeMu sync.Mutex
 	send := func(msg []byte) error {
 		writeMu.Lock()
@@ -18,6 +23,7 @@ func (b *browser) servePipe(in, out *os.File) {
 		return err
 	}
 	c := newConn(send, func() {}, nil)
+	c.pipeRoot = true
 	b.addConn(c)
 
 	r := bufio.NewReaderSize(in, 1<<20)

@@ -131,7 +131,17 @@ func (b *browser) sessionCookies(c *conn, req *request, t *target) {
 	c.reply(req, cookiesResult{jar})
 }
 
+// getTargetInfo with no targetId answers the browser target, as Chromium
+// does on a browser-level connection or browser session.
 func (b *browser) getTargetInfo(c *conn, req *request) {
+	var p targetIDParams
+	if !c.decodeParams(req, &p) {
+		return
+	}
+	if p.TargetID == "" {
+		c.reply(req, targetInfoParams{b.browserInfo()})
+		return
+	}
 	t := b.requestedTarget(c, req)
 	if t == nil {
 		return

@@ -40,15 +40,25 @@ var defaultFlags = []flag{
 // runningAsRoot is a variable so tests can pretend.
 var runningAsRoot = func() bool { return runtime.GOOS != "windows" && os.Geteuid() == 0 }
 
-// Args builds the browser's command line for a launch on userDataDir.
-// The debugging port is 0 unless asked for: Chromium picks a free one and
-// prints it, which avoids the race of choosing a port and binding it later.
+// Piped says whether a launch talks to its browser over the debugging
+// pipe, which no other process can reach, rather than a TCP port any local
+// user can: always, but where a port is asked for, the browser is to
+// outlive cdpvisor (its pipe would end it), or the OS passes no fds 3
+// and 4 (Windows).
+func Piped(opts launch.Options) bool {
+	return runtime.GOOS != "windows" && opts.DebugPort == 0 && !opts.Outlives
+}
+
+// Args builds the browser's command line for a launch on userDataDir: the
+// debugging pipe, or a debugging port, 0 unless asked for (Chromium picks a
+// free one and prints it, which avoids the race of choosing a port and
+// binding it later).
 func Args(opts launch.Options, userDataDir string) []string {
-	flags := []flag{
-		{"remote-debugging-port", strconv.Itoa(opts.DebugPort)},
-		{"remote-debugging-address", "127.0.0.1"},
-		{"user-data-dir", userDataDir},
+	flags := []flag{{"remote-debugging-pipe", ""}}
+	if !Piped(opts) {
+		flags = []flag{{"remote-debugging-port", strconv.Itoa(opts.DebugPort)}, {"remote-debugging-address", "127.0.0.1"}}
 	}
+	flags = append(flags, flag{"user-data-dir", userDataDir})
 	flags = append(flags, defaultFlags...)
 	if opts.Headless {
 		flags = append(flags, flag{"headless", "new"})

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/multiplex"
+	"github.com/cdpvisor/cdpvisor/transport"
+	"github.com/rs/zerolog"
 )
 
 // Readiness: the DevTools line usually comes with /json/version answering
@@ -31,10 +34,13 @@ var Family = &launch.Family{
 	Endpoint:  func(announced string) string { return announced },
 	Confirm:   awaitJSONVersion,
 	Classify:  classifyStderr,
+	Pipe:      Piped,
+	Connect:   connectPipe,
 }
 
 // Start launches a Chromium-family browser and returns once it is ready:
-// the DevTools line was seen and /json/version answers. On failure nothing
+// it answered on its debugging pipe, or, on a port, the DevTools line was
+// seen and /json/version answers. On failure nothing
 // is left behind: the process group is ended and the temporary directories
 // are removed. onStderr, when not nil, sees every stderr line (for debug logs).
 func Start(ctx context.Context, opts launch.Options, onStderr func(string)) (*launch.Process, error) {
@@ -103,4 +109,18 @@ func classifyStderr(lines []string) (launch.Cause, bool) {
 		}
 	}
 	return "", false
+}
+
+// connectPipe takes a piped browser's connection over: every client of the
+// browser is a session on it (see actors/multiplex).
+func connectPipe(ctx context.Context, p *launch.Process, pipe *transport.PipeConn, log zerolog.Logger) (func(), error) {
+	conn, err := multiplex.Start(ctx, pipe, log)
+	if err != nil {
+		return nil, err
+	}
+	if v := conn.Version().Product; v != "" {
+		p.Browser.Version = v
+	}
+	p.WSURL, p.HostPort, p.Reach = conn.BrowserURL(), multiplex.Host, conn
+	return conn.Close, nil
 }
