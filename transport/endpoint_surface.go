@@ -24,11 +24,16 @@ func IsLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// devtoolsOrigin is the DevTools frontend built into every Chrome: only its
+// own windows have it, no web page does.
+const devtoolsOrigin = "devtools://devtools"
+
 // OriginAllowed reports whether a websocket upgrade's Origin may pass: no
-// Origin (non-browser clients), the endpoint's own origin, or one the user
-// allowed explicitly ("*" allows all).
+// Origin (non-browser clients), the endpoint's own origin, a Chrome's
+// built-in DevTools frontend (devtoolsFrontendUrl opens it), or one the
+// user allowed explicitly ("*" allows all).
 func OriginAllowed(origin, endpointHost string, allowed []string) bool {
-	if origin == "" {
+	if origin == "" || origin == devtoolsOrigin {
 		return true
 	}
 	for _, a := range allowed {

@@ -71,7 +71,7 @@ func Run(ctx context.Context, cfg Config) error {
 		spec := browser.Spec{
 			Instance: "bridge", KeepOnShutdown: keep, HangTimeout: a.HangTimeout, Log: cfg.Log, Launcher: cfg.Launcher,
 			Launch: launch.Options{Browser: cfg.Browser, Headless: a.Headless, UserDataDir: a.UserDataDir,
-				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort, Outlives: keep},
+				ExtraArgs: a.BrowserArgs, DebugPort: cfg.BrowserPort, Attachable: a.UserDataDir != ""},
 		}
 		var w *watchdog.Actor
 		if cfg.WatchdogExe != "" {

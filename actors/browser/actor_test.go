@@ -45,21 +45,23 @@ func TestConcurrentDemandsShareOneLaunch(t *testing.T) {
 
 func TestLaunchFailuresAreClassified(t *testing.T) {
 	cases := []struct {
-		name  string
-		args  []string
-		cause launch.Cause
-		text  string
+		name       string
+		args       []string
+		cause      launch.Cause
+		text       string
+		attachable bool // launched with a debugging port, not the pipe
 	}{
-		{"never ready", []string{"--fake-never-ready"}, launch.CauseTimedOut, "not ready"},
-		{"json/version never answers", []string{"--fake-ready-delay=1h"}, launch.CauseTimedOut, "/json/version"},
-		{"exits early", []string{"--fake-exit-code=3", "--fake-stderr-line=something broke"}, launch.CauseExitedEarly, "something broke"},
-		{"root without sandbox", []string{"--fake-exit-code=1", "--fake-stderr-line=Running as root without --no-sandbox is not supported. See https://crbug.com/638180."}, launch.CauseRootNoSandbox, "--no-sandbox"},
-		{"profile in use", []string{"--fake-exit-code=21", "--fake-stderr-line=The profile appears to be in use by another Chromium process"}, launch.CauseProfileInUse, "in use"},
+		{"never ready", []string{"--fake-never-ready"}, launch.CauseTimedOut, "no answer on the debugging pipe", false},
+		{"never ready on a port", []string{"--fake-never-ready"}, launch.CauseTimedOut, "no DevTools line", true},
+		{"json/version never answers", []string{"--fake-ready-delay=1h"}, launch.CauseTimedOut, "/json/version", true},
+		{"exits early", []string{"--fake-exit-code=3", "--fake-stderr-line=something broke"}, launch.CauseExitedEarly, "something broke", false},
+		{"root without sandbox", []string{"--fake-exit-code=1", "--fake-stderr-line=Running as root without --no-sandbox is not supported. See https://crbug.com/638180."}, launch.CauseRootNoSandbox, "--no-sandbox", false},
+		{"profile in use", []string{"--fake-exit-code=21", "--fake-stderr-line=The profile appears to be in use by another Chromium process"}, launch.CauseProfileInUse, "in use", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			opts := served.FakeLaunch(t, c.args...)
-			opts.ReadyTimeout = time.Second
+			opts.ReadyTimeout, opts.Attachable = time.Second, c.attachable
 			inst := served.StartInstance(t, opts, proxy.Spec{})
 			_, err := inst.Browser.EnsureRunning(served.Context(t))
 			var le *launch.Error
@@ -92,7 +94,9 @@ func TestNotFoundExecutable(t *testing.T) {
 }
 
 func TestSlowStartAndSplitStderr(t *testing.T) {
-	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-start-delay=700ms", "--fake-split-stderr", "--fake-ready-delay=300ms"), proxy.Spec{})
+	opts := served.FakeLaunch(t, "--fake-start-delay=700ms", "--fake-split-stderr", "--fake-ready-delay=300ms")
+	opts.Attachable = true // on a debugging port: the line announces it
+	inst := served.StartInstance(t, opts, proxy.Spec{})
 	ep, err := inst.Browser.EnsureRunning(served.Context(t))
 	if err != nil {
 		t.Fatal(err)

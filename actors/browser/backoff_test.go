@@ -46,7 +46,7 @@ func backoffOf(t *testing.T, err error) *browser.BackoffError {
 	if !errors.As(err, &be) || !errors.Is(err, browser.ErrLaunchBackoff) || !errors.As(err, &le) || le.Cause != launch.CauseTimedOut {
 		t.Fatalf("got %v, want a launch backoff error wrapping the timed-out launch", err)
 	}
-	for _, want := range []string{"not launching again for", "no DevTools line", "300ms"} {
+	for _, want := range []string{"not launching again for", "no answer on the debugging pipe", "300ms"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("backoff error %q does not say %q", err, want)
 		}
@@ -75,7 +75,7 @@ func TestLaunchBackoffHoldsDemandsBackAfterAFailedLaunch(t *testing.T) {
 
 	_, err := b.EnsureRunning(ctx)
 	var le *launch.Error
-	if !errors.As(err, &le) || le.Cause != launch.CauseTimedOut || !strings.Contains(err.Error(), "no DevTools line") {
+	if !errors.As(err, &le) || le.Cause != launch.CauseTimedOut || !strings.Contains(err.Error(), "no answer on the debugging pipe") {
 		t.Fatalf("first demand: %v, want the timed-out launch", err)
 	}
 	// Many quick demands, one after another and at once: no launch.

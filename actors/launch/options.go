@@ -16,10 +16,13 @@ type Options struct {
 	ExtraArgs   []string // appended last; a flag named here replaces the default of that name
 
 	DebugPort int // 0 = any free port (Chromium picks and announces it)
-	// Outlives: the browser is meant to run on after cdpvisor (a bridge's
-	// headed browser on the user's profile, for the next run to attach
-	// to). A Chromium then keeps a debugging port: its pipe would end it.
-	Outlives bool
+	// Attachable: other runs on the same profile attach to this browser by
+	// its DevToolsActivePort (a bridge's browser on a profile the tool
+	// named: the next tool on that profile shares it, and a headed one
+	// outlives the bridge for the next run). A Chromium then keeps a
+	// debugging port: a pipe has no other end for them, and would end the
+	// browser with cdpvisor.
+	Attachable bool
 	// Log takes what the browser's connection notices (a piped browser's);
 	// the zero value logs nothing.
 	Log zerolog.Logger

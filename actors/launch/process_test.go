@@ -30,7 +30,8 @@ func startFake(t *testing.T, args ...string) *launch.Process {
 func TestProcessFactsIdentityAndStop(t *testing.T) {
 	p := startFake(t)
 	f := p.Describe()
-	if f.Pid <= 0 || f.Port <= 0 || f.WSURL == "" || !f.TempProfile || f.TempDir == "" || f.Attached {
+	// On its debugging pipe: no port, reached through its connection.
+	if f.Pid <= 0 || f.Port != 0 || f.Reach == nil || f.WSURL == "" || !f.TempProfile || f.TempDir == "" || f.Attached {
 		t.Fatalf("facts of a fresh launch: %+v", f)
 	}
 	id := p.Identity()

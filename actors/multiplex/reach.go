@@ -34,7 +34,7 @@ func (c *Connection) DialWebSocket(ctx context.Context, rawURL string, _ int64) 
 		return nil, &transport.DialError{URL: rawURL, Status: http.StatusNotFound, Err: fmt.Errorf("no socket at %s", u.Path)}
 	}
 	if err != nil {
-		de := &transport.DialError{URL: rawURL, Err: err}
+		de := &transport.DialError{URL: u.Path + " on its debugging pipe", Err: err}
 		var ce *CDPError
 		if errors.As(err, &ce) {
 			de.Status = http.StatusNotFound // Chromium's "No target with given id found"

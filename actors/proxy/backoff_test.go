@@ -20,14 +20,14 @@ func TestRequestsWithinTheLaunchBackoffAreAnsweredAtOnce(t *testing.T) {
 	opts := served.FakeLaunch(t, "--fake-never-ready")
 	opts.ReadyTimeout = 300 * time.Millisecond
 	inst := served.StartInstance(t, opts, proxy.Spec{})
-	if code, body := httpDo(t, http.MethodGet, inst.Proxy.Endpoint()+"/json/version", ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "no DevTools line") {
+	if code, body := httpDo(t, http.MethodGet, inst.Proxy.Endpoint()+"/json/version", ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "no answer on the debugging pipe") {
 		t.Fatalf("first request: %d %q, want 503 saying what the launch waited for", code, body)
 	}
 	start := time.Now()
 	for i := range 10 {
 		code, body, h := actortest.HTTPDo(t, http.MethodGet, inst.Proxy.Endpoint()+"/json/list", "")
 		if code != http.StatusServiceUnavailable || h.Get("Retry-After") != "1" ||
-			!strings.Contains(body, "not launching again for") || !strings.Contains(body, "no DevTools line") {
+			!strings.Contains(body, "not launching again for") || !strings.Contains(body, "no answer on the debugging pipe") {
 			t.Fatalf("request %d within the backoff: %d Retry-After %q %q", i, code, h.Get("Retry-After"), body)
 		}
 		_, resp, err := websocket.DefaultDialer.Dial(inst.WS()+"/devtools/browser", nil)

@@ -223,7 +223,9 @@ func waitFile(t *testing.T, path string) {
 }
 
 // When the guard was killed too, the next coordinator's start-up reaper
-// cleans what the dead one left.
+// cleans what the dead one left. The browser, on its pipe, ends by itself
+// with its coordinator; its temporary directory and the state file are the
+// reaper's.
 func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
 	fake := actortest.FakeBrowser(t)
 	stateDir := t.TempDir()
@@ -239,9 +241,9 @@ func TestReaperCleansWhenTheWatchdogWasKilledToo(t *testing.T) {
 	s.done <- nil
 	_ = syscall.Kill(wd, syscall.SIGKILL)
 	waitGone(t, wd)
-	time.Sleep(500 * time.Millisecond)
-	if !actortest.Alive(browser) || len(leftovers(s.cmd.Process.Pid, stateDir)) == 0 {
-		t.Fatalf("nothing was left to reap (browser alive %v, left %v): the test proves nothing", actortest.Alive(browser), leftovers(s.cmd.Process.Pid, stateDir))
+	waitGone(t, browser) // its pipe closed with the coordinator
+	if len(leftovers(s.cmd.Process.Pid, stateDir)) == 0 {
+		t.Fatal("nothing was left to reap: the test proves nothing")
 	}
 	startServe(t, nil, "--browser", fake, "--state-dir", stateDir)
 	waitClean(t, browser, s.cmd.Process.Pid, filepath.Join(stateDir, "none"))

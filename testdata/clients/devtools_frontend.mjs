@@ -1,8 +1,10 @@
 // Opens a DevTools frontend URL (a target's devtoolsFrontendUrl) in a second,
 // independent headless Chromium, the way a person opens it in a browser, and
-// waits until the frontend is connected to its target: hosted DevTools titles
-// its window "DevTools - <the inspected page's URL>", which it learns only
-// over its websocket.
+// waits until the frontend is connected to its target: the inspected page's
+// URL, which it learns only over its websocket, is in its title (hosted
+// DevTools titles itself "DevTools - <URL>") or in what its websocket
+// received (Chrome's built-in frontend, devtools://devtools/bundled/…, in a
+// tab leaves the title to its window).
 //
 //   node devtools_frontend.mjs <chromium> <frontend-url> <marker>
 //
@@ -23,16 +25,24 @@ async function main() {
   let ok = false, title = '';
   try {
     const page = await browser.newPage();
-    page.on('websocket', (ws) => sockets.push(ws.url()));
+    let heard = false;
+    page.on('websocket', (ws) => {
+      sockets.push(ws.url());
+      ws.on('framereceived', (f) => { if (String(f.payload).includes(marker)) heard = true; });
+    });
     page.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText}`));
     page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.url()}: ${r.status()}`); });
     page.on('console', (m) => { if (m.type() === 'error') console.push(`${m.text()} (${m.location().url})`); });
     await page.goto(url);
     try {
-      await page.waitForFunction((m) => document.title.includes(m), marker, { timeout: Math.min(30000, timeoutMs - 5000) });
+      const until = Date.now() + Math.min(30000, timeoutMs - 5000);
+      while (!heard && !(await page.title()).includes(marker)) {
+        if (Date.now() > until) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 100));
+      }
       ok = true;
     } catch (e) {
-      process.stderr.write(`devtools_frontend: the title never showed ${marker}: ${e}\n`);
+      process.stderr.write(`devtools_frontend: neither the title nor the websocket showed ${marker}: ${e}\n`);
     }
     title = await page.title();
     process.stdout.write(JSON.stringify({ ok, title, sockets, failed, console }) + '\n');

@@ -42,11 +42,11 @@ var runningAsRoot = func() bool { return runtime.GOOS != "windows" && os.Geteuid
 
 // Piped says whether a launch talks to its browser over the debugging
 // pipe, which no other process can reach, rather than a TCP port any local
-// user can: always, but where a port is asked for, the browser is to
-// outlive cdpvisor (its pipe would end it), or the OS passes no fds 3
+// user can: always, but where a port is asked for, other runs are to
+// attach to the browser (Options.Attachable), or the OS passes no fds 3
 // and 4 (Windows).
 func Piped(opts launch.Options) bool {
-	return runtime.GOOS != "windows" && opts.DebugPort == 0 && !opts.Outlives
+	return runtime.GOOS != "windows" && opts.DebugPort == 0 && !opts.Attachable
 }
 
 // Args builds the browser's command line for a launch on userDataDir: the
@@ -54,8 +54,18 @@ func Piped(opts launch.Options) bool {
 // free one and prints it, which avoids the race of choosing a port and
 // binding it later).
 func Args(opts launch.Options, userDataDir string) []string {
+	return args(opts, userDataDir, Piped(opts))
+}
+
+// ArgsOnPort is Args for a launch on a debugging port whatever the options
+// (a Windows browser started from WSL takes no fds 3 and 4 across).
+func ArgsOnPort(opts launch.Options, userDataDir string) []string {
+	return args(opts, userDataDir, false)
+}
+
+func args(opts launch.Options, userDataDir string, piped bool) []string {
 	flags := []flag{{"remote-debugging-pipe", ""}}
-	if !Piped(opts) {
+	if !piped {
 		flags = []flag{{"remote-debugging-port", strconv.Itoa(opts.DebugPort)}, {"remote-debugging-address", "127.0.0.1"}}
 	}
 	flags = append(flags, flag{"user-data-dir", userDataDir})

@@ -24,7 +24,18 @@ func TestArgs(t *testing.T) {
 			name: "headless as root", asRoot: true, opts: launch.Options{Headless: true},
 			want: []string{"--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
 				"--disable-component-update", "--mute-audio", "--metrics-recording-only", "--disable-translate", "about:blank"},
-			wantValue: map[string]string{"remote-debugging-port": "0", "user-data-dir": "/p"},
+			wantValue: map[string]string{"remote-debugging-pipe": "", "user-data-dir": "/p"},
+			wantNot:   []string{"--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1"},
+		},
+		{
+			name: "a port asked for", opts: launch.Options{DebugPort: 9333},
+			wantValue: map[string]string{"remote-debugging-port": "9333", "remote-debugging-address": "127.0.0.1"},
+			wantNot:   []string{"--remote-debugging-pipe"},
+		},
+		{
+			name: "a browser others attach to keeps a port", opts: launch.Options{Attachable: true},
+			wantValue: map[string]string{"remote-debugging-port": "0"},
+			wantNot:   []string{"--remote-debugging-pipe"},
 		},
 		{
 			name: "a start URL of the caller's replaces about:blank", opts: launch.Options{ExtraArgs: []string{"--x", "about:blank"}},
@@ -40,7 +51,7 @@ func TestArgs(t *testing.T) {
 		{
 			name: "cdpvisor keeps the port and profile", opts: launch.Options{ExtraArgs: []string{"--remote-debugging-port=9222", "--user-data-dir=/elsewhere"}},
 			wantNot:   []string{"--remote-debugging-port=9222", "--user-data-dir=/elsewhere"},
-			wantValue: map[string]string{"remote-debugging-port": "0", "user-data-dir": "/p"},
+			wantValue: map[string]string{"remote-debugging-pipe": "", "user-data-dir": "/p"},
 		},
 	}
 	for _, c := range cases {

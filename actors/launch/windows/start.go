@@ -102,7 +102,7 @@ func StartOrAttach(ctx context.Context, sys launch.System, opts launch.Options, 
 // when the user asks (cdpvisor running as root in Linux says nothing of
 // Windows).
 func windowsArgs(opts launch.Options, profile string) []string {
-	args := chromium.Args(opts, profile)
+	args := chromium.ArgsOnPort(opts, profile)
 	if !slices.Contains(opts.ExtraArgs, "--no-sandbox") {
 		args = slices.DeleteFunc(args, func(a string) bool { return a == "--no-sandbox" })
 	}
