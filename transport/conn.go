@@ -96,6 +96,22 @@ func (w *WSConn) Write(msg []byte, binary bool) error {
 	return w.c.WriteMessage(kind, msg)
 }
 
+// WriteJoined sends head and then body as one text message, without a
+// copy of a large body (as PipeConn.WriteJoined does on a pipe).
+func (w *WSConn) WriteJoined(head, body []byte) error {
+	mw, err := w.c.NextWriter(websocket.TextMessage)
+	if err != nil {
+		return err
+	}
+	if _, err := mw.Write(head); err != nil {
+		return err
+	}
+	if _, err := mw.Write(body); err != nil {
+		return err
+	}
+	return mw.Close()
+}
+
 // Close sends a close frame (once) and closes the socket.
 func (w *WSConn) Close(code int, reason string) {
 	w.once.Do(func() {

@@ -16,6 +16,7 @@ type Head struct {
 	Method    []byte
 	SessionID []byte
 	HasError  bool // a top-level "error" member: a failed answer
+	Sessions  int  // how many top-level "sessionId" members it has (more than one is refused by a multiplexer)
 
 	idStart, idEnd int // where the id's digits are, for rewriting it
 }
@@ -103,6 +104,7 @@ func (h *Head) note(key keyKind, msg []byte, start, end int) {
 		h.Method, _ = stringValue(raw)
 	case keySessionID:
 		h.SessionID, _ = stringValue(raw)
+		h.Sessions++
 	case keyError:
 		h.HasError = true
 	}

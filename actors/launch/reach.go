@@ -8,11 +8,13 @@ import (
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
-// Reach is how cdpvisor talks to a browser's debugging port when it cannot
-// dial it itself: a Windows browser under WSL's NAT networking, whose
-// 127.0.0.1 is not WSL's, is reached through a helper on the Windows side.
-// A nil Reach means directly. Implementations hold no mutable state, so a
-// Reach is shared freely with everything that talks to that browser.
+// Reach is how cdpvisor talks to a browser when it does not dial its
+// debugging port itself: a Windows browser under WSL's NAT networking,
+// whose 127.0.0.1 is not WSL's, is reached through a helper on the Windows
+// side; a piped Chromium, which has no port, through its one connection
+// (actors/multiplex). A nil Reach means directly. Implementations are safe
+// for concurrent use, so a Reach is shared freely with everything that
+// talks to that browser.
 type Reach interface {
 	// RoundTrip does one HTTP request to the browser (its /json surface).
 	RoundTrip(*http.Request) (*http.Response, error)

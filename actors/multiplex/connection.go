@@ -37,7 +37,7 @@ var ErrClosed = transport.ErrPipeClosed
 // routes each message: every mailbox entry is followed by a request on
 // the pipe, whose answer wakes the reader.
 type Connection struct {
-	pipe    *transport.PipeConn
+	pipe    Wire
 	writeMu sync.Mutex // one message at a time on the pipe, from any session
 	head    []byte     // writeTagged's scratch; guarded by writeMu
 	mailbox chan call
@@ -77,10 +77,20 @@ type answer struct {
 	err    error
 }
 
-// Start takes over pipe (the browser's fds 3 and 4, seen from cdpvisor)
-// and returns once the browser answered on it: its version and its
-// browser target. On failure the pipe is closed.
-func Start(ctx context.Context, pipe *transport.PipeConn, log zerolog.Logger) (*Connection, error) {
+// Wire is the one browser connection a Connection carries its sessions
+// on: the debugging pipe (transport.PipeConn), or a single websocket to a
+// browser that has no pipe for cdpvisor (transport.WSConn).
+type Wire interface {
+	Read(m *transport.Message) error
+	// WriteJoined sends head and then body as one message.
+	WriteJoined(head, body []byte) error
+	Close(code int, reason string)
+}
+
+// Start takes over pipe (the browser's fds 3 and 4, seen from cdpvisor, or
+// a websocket) and returns once the browser answered on it: its version
+// and its browser target. On failure the pipe is closed.
+func Start(ctx context.Context, pipe Wire, log zerolog.Logger) (*Connection, error) {
 	c := &Connection{
 		pipe: pipe, mailbox: make(chan call, 64), done: make(chan struct{}), log: log,
 		sessions: map[string]*Session{}, children: map[string]*Session{}, calls: map[int64]call{},
@@ -217,7 +227,7 @@ func rootRequest(id int64, method string, params any) ([]byte, error) {
 func (c *Connection) write(msg []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	if err := c.pipe.Write(msg, false); err != nil {
+	if err := c.pipe.WriteJoined(nil, msg); err != nil {
 		return fmt.Errorf("%w: %v", ErrClosed, err)
 	}
 	return nil

@@ -84,39 +84,35 @@ func (s *Session) Write(msg []byte, _ bool) error {
 	if s.closing() {
 		return errSessionClosed
 	}
-	id, at := tailSession(msg)
-	var h transport.Head
-	if at < 0 {
-		var err error
-		if h, err = transport.ScanHead(msg); err != nil {
-			return s.answerSelf(fmt.Appendf(nil, `{"error":{"code":-32700,"message":%q}}`, "Message must be a valid JSON object: "+err.Error()))
-		}
-		id = h.SessionID
-	}
-	if len(id) == 0 {
+	// The whole head, not the last member alone: a second sessionId before
+	// it must not reach the browser, which might take that one.
+	h, err := transport.ScanHead(msg)
+	switch {
+	case err != nil:
+		return s.answerSelf(&h, "-32700", "Message must be a valid JSON object: "+err.Error())
+	case h.Sessions > 1:
+		return s.answerSelf(&h, "-32600", "Message must have one 'sessionId' property at most")
+	case len(h.SessionID) == 0:
 		return s.conn.writeTagged(s.tag, msg)
-	}
-	if s.inbox.owns(id) {
+	case s.inbox.owns(h.SessionID):
 		return s.conn.write(msg)
 	}
-	if at >= 0 {
-		h, _ = transport.ScanHead(msg)
-	}
-	return s.answerSelf(unknownSession(&h, id))
+	return s.answerSelf(&h, "-32001", "Session with given id not found.")
 }
 
-func unknownSession(h *transport.Head, id []byte) []byte {
-	dst := []byte{'{'}
-	if h.HasID {
-		dst = fmt.Appendf(dst, `"id":%d,`, h.ID)
-	}
-	return fmt.Appendf(dst, `"error":{"code":-32001,"message":"Session with given id not found."},"sessionId":%q}`, id)
-}
-
-// answerSelf queues an answer the session gives the client itself.
-func (s *Session) answerSelf(msg []byte) error {
+// answerSelf queues an error answer the session gives the client itself,
+// as Chromium words it.
+func (s *Session) answerSelf(h *transport.Head, code, message string) error {
 	m := transport.NewMessage()
-	m.B = append(m.B, msg...)
+	m.B = append(m.B, '{')
+	if h.HasID {
+		m.B = fmt.Appendf(m.B, `"id":%d,`, h.ID)
+	}
+	m.B = fmt.Appendf(m.B, `"error":{"code":%s,"message":%q}`, code, message)
+	if len(h.SessionID) > 0 {
+		m.B = fmt.Appendf(m.B, `,"sessionId":%q`, h.SessionID)
+	}
+	m.B = append(m.B, '}')
 	s.inbox.push(m)
 	return nil
 }

@@ -289,3 +289,21 @@ func TestJSONIsAnsweredFromCDP(t *testing.T) {
 		t.Errorf("/json/protocol: %d %s", code, body)
 	}
 }
+
+func TestASecondSessionIDNeverReachesTheBrowser(t *testing.T) {
+	p, c := newPeer(t)
+	a, b := openBrowser(t, c), openBrowser(t, c)
+	write(t, a, `{"id":1,"method":"Target.attachToTarget","params":{"targetId":"PAGE","flatten":true}}`)
+	next(t, a)
+	next(t, a)
+	before := len(p.received())
+	// b names a's child first and a session of its own last.
+	write(t, b, `{"sessionId":"C-S1","id":2,"method":"Runtime.evaluate","sessionId":"S2"}`)
+	if got := next(t, b); !strings.Contains(got, `"id":2,"error":{"code":-32600`) {
+		t.Fatalf("b got %s, want the message refused", got)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := p.received()[before:]; len(got) != 0 {
+		t.Fatalf("the browser got %v", got)
+	}
+}

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/multiplex"
 	"github.com/cdpvisor/cdpvisor/transport"
-	"github.com/rs/zerolog"
 )
 
 // Readiness: the DevTools line usually comes with /json/version answering
@@ -40,9 +41,8 @@ var Family = &launch.Family{
 
 // Start launches a Chromium-family browser and returns once it is ready:
 // it answered on its debugging pipe, or, on a port, the DevTools line was
-// seen and /json/version answers. On failure nothing
-// is left behind: the process group is ended and the temporary directories
-// are removed. onStderr, when not nil, sees every stderr line (for debug logs).
+// seen and /json/version answers. On failure nothing is left behind: the
+// process group is ended and the temporary directories are removed. onStderr, when not nil, sees every stderr line (for debug logs).
 func Start(ctx context.Context, opts launch.Options, onStderr func(string)) (*launch.Process, error) {
 	return launch.Start(ctx, opts, onStderr, Family)
 }
