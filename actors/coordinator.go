@@ -30,6 +30,10 @@ import (
 type CoordinatorConfig struct {
 	Port   int            // the default instance's endpoint port (0 = any free port)
 	Launch launch.Options // how the default instance launches its browser
+	// UsersBrowser, when set, is the launcher of the user's own browser
+	// (launchers.UsersBrowser), which the default instance attaches to
+	// instead of launching one, and never stops (serve --attach).
+	UsersBrowser launch.Launcher
 	// Sys is the host the browsers run on, resolved once by the caller; its
 	// PreferWindows (--windows) makes the browsers that instances made later
 	// name by type (or leave to the default) Windows ones inside WSL.
@@ -97,7 +101,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.WatchdogExe != "" {
 		c.guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
 	}
-	if c.def, err = c.buildInstance(cfg.Launch, l, ""); err != nil {
+	if c.def, err = c.buildInstance(cfg.Launch, l, "", cfg.UsersBrowser); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -141,7 +145,7 @@ func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
 // its health report, metrics and client counts. Its downloads land in
 // downloadDir, or "" in its own folder under the coordinator's download
 // dir; a dir it cannot write to fails here, before any browser starts.
-func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloadDir string) (*Instance, error) {
+func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloadDir string, usersBrowser launch.Launcher) (*Instance, error) {
 	id := NewInstanceID(time.Now())
 	tidy, check := downloadDir == "", downloadDir
 	if tidy { // Chromium makes its own folder at its first download
@@ -155,7 +159,11 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		c.guard.Downloads(downloadDir, tidy)
 	}
 	log := c.cfg.Log.With().Str("instance", id).Logger()
-	b := browser.New(browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log})
+	spec := browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log}
+	if usersBrowser != nil {
+		spec.Launcher, spec.UsersBrowser = usersBrowser, true
+	}
+	b := browser.New(spec)
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP

@@ -67,7 +67,7 @@ func (c *Coordinator) NewInstance(ctx context.Context, req InstanceRequest) (*In
 		if err != nil {
 			return nil, err
 		}
-		inst, err := c.buildInstance(launch, l, downloadDir)
+		inst, err := c.buildInstance(launch, l, downloadDir, nil)
 		if err != nil {
 			l.Close()
 		}

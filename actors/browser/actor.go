@@ -18,6 +18,14 @@ import (
 // closed (by browser_instance close, or because cdpvisor is stopping).
 var ErrInstanceClosed = errors.New("INSTANCE_CLOSED")
 
+// ErrUsersBrowser refuses to stop, restart or switch the user's own browser.
+var ErrUsersBrowser = errors.New("the browser is the user's own: cdpvisor attached to it and never stops, restarts or switches it")
+
+// usersBrowserRefused is ErrUsersBrowser with what to do instead.
+func usersBrowserRefused() error {
+	return remedy.With(ErrUsersBrowser, remedy.Say("close or restart it yourself; cdpvisor lets go when it closes and attaches again on the next request once it runs with remote debugging allowed"))
+}
+
 // ErrStopped answers a demand whose launch was called off by a stop.
 var ErrStopped = errors.New("the browser was stopped while it was starting")
 
@@ -39,6 +47,11 @@ type Spec struct {
 	// IdleStop: a browser with no client connection and no demand for this
 	// long is stopped (the next demand launches again). 0 never stops it.
 	IdleStop time.Duration
+	// UsersBrowser: the browser is the user's own, which the Launcher
+	// attaches to and never launches (serve --attach): a stop, a restart or
+	// a switch is refused, and the idle stop never lets go of it (each
+	// attach may ask the user to allow it again).
+	UsersBrowser bool
 	// Words says the fixes of a failed launch in the log (the edge's
 	// words: the command line's flags for serve); nil: remedy.Plain.
 	Words remedy.Words

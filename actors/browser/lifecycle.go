@@ -145,7 +145,7 @@ func (r *browserRun) endProbe() {
 // and stops it otherwise.
 func (r *browserRun) armIdle() {
 	r.idle.Stop()
-	if d := r.a.spec.IdleStop; d > 0 && r.clients == 0 && r.machine.Is(fsm.BrowserRunning) {
+	if d := r.a.spec.IdleStop; d > 0 && !r.a.spec.UsersBrowser && r.clients == 0 && r.machine.Is(fsm.BrowserRunning) {
 		r.idle.Reset(max(time.Until(r.lastDemand.Add(d)), 0))
 	}
 }

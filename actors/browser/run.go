@@ -109,6 +109,11 @@ func (r *browserRun) nextOptions() launch.Options {
 }
 
 func (r *browserRun) handle(m any) {
+	if r.a.spec.UsersBrowser {
+		if refused := r.refuseForUsersBrowser(m); refused {
+			return
+		}
+	}
 	switch m.(type) {
 	case ensureRunning, launchBrowser, restartBrowser, replaceBrowser, touch:
 		r.lastDemand = time.Now()
@@ -267,4 +272,24 @@ func (r *browserRun) status() Status {
 	}
 	s.Restarts = max(r.launches-1, 0)
 	return s
+}
+
+// refuseForUsersBrowser answers a stop, a restart or a switch of the user's
+// own browser with ErrUsersBrowser (a launch that changes nothing attaches).
+func (r *browserRun) refuseForUsersBrowser(m any) bool {
+	switch m := m.(type) {
+	case launchBrowser:
+		if m.change.Browser == nil && m.change.Headless == nil && m.change.UserDataDir == nil && len(m.change.Args) == 0 {
+			r.ensure(m.reply) // nothing to change: attach if not attached
+			return true
+		}
+		m.reply <- launchResult{err: usersBrowserRefused()}
+	case restartBrowser:
+		m.reply <- launchResult{err: usersBrowserRefused()}
+	case stopBrowser:
+		m.reply <- usersBrowserRefused()
+	default:
+		return false
+	}
+	return true
 }

@@ -46,7 +46,7 @@ var shownDefaults = map[string]string{
 
 var (
 	endpointFlags = flagGroup{"Endpoint", []string{"port", "allow-origin", "state-dir"}}
-	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "download-dir", "browser-arg", "launch-timeout"}}
+	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "attach", "download-dir", "browser-arg", "launch-timeout"}}
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop"}}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )
@@ -86,7 +86,7 @@ var docs = map[string]commandDoc{
 			"this process's stdin, stdout and stderr, passes SIGINT, SIGTERM and SIGHUP on, and exits with its code.",
 		groups: []flagGroup{
 			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}},
-			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "windows", "headless", "headed", "user-data-dir",
+			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "windows", "headless", "headed", "user-data-dir", "attach",
 				"download-dir", "browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
 			logFlags,
 		},

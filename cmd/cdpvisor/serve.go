@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -34,6 +35,7 @@ type supervisorFlags struct {
 	hangTimeout   time.Duration
 	idleStop      time.Duration
 	launchTimeout time.Duration
+	attach        bool
 }
 
 func (f *supervisorFlags) register(fs *flag.FlagSet) {
@@ -50,6 +52,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.launchTimeout, "launch-timeout", launch.ReadyTimeout, "how long a launch may take to be ready (the DevTools line, then /json/version answering); a failed launch is retried with backoff")
 	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
 	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
+	fs.BoolVar(&f.attach, "attach", false, "attach to the browser you run yourself, on its default profile (or --user-data-dir's), once you allowed remote debugging (chrome://inspect/#remote-debugging): one connection for every client; cdpvisor never launches or stops it")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
 	fs.StringVar(&f.logFormat, "log-format", "console", "json or console (logs go to stderr)")
 }
@@ -93,6 +96,12 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 			return actors.CoordinatorConfig{}, usageErr("--user-data-dir: %w", err)
 		}
 	}
+	var users launch.Launcher
+	if f.attach {
+		if users, profile, err = f.usersBrowser(sys, browser); err != nil {
+			return actors.CoordinatorConfig{}, usageErr("--attach: %w", err)
+		}
+	}
 	downloadDir := ""
 	if f.downloadDir != "" {
 		if downloadDir, err = downloads.Resolve(f.downloadDir); err != nil {
@@ -104,6 +113,7 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		Launch: launch.Options{
 			Browser: browser, Headless: !f.headed, UserDataDir: profile, ExtraArgs: f.browserArgs, ReadyTimeout: f.launchTimeout,
 		},
+		UsersBrowser: users,
 		StateDir:     f.stateDir,
 		Sys:          sys,
 		AllowOrigins: f.allowOrigins,
@@ -115,6 +125,25 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		Words:        cliWords{},
 		Log:          log,
 	}, nil
+}
+
+// usersBrowser is the launcher of --attach, and the profile it attaches on:
+// --user-data-dir's, or the browser type's default one.
+func (f *supervisorFlags) usersBrowser(sys launch.System, b launch.Browser) (launch.Launcher, string, error) {
+	if len(f.browserArgs) > 0 {
+		return nil, "", fmt.Errorf("--browser-arg does not apply: cdpvisor does not start the browser you run")
+	}
+	profile, err := f.userDataDir, error(nil)
+	if profile == "" {
+		profile, err = detect.DefaultProfile(sys, b)
+	} else {
+		profile, err = filepath.Abs(profile)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	l, err := launchers.UsersBrowser(sys, b, profile)
+	return l, profile, err
 }
 
 func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error {

@@ -3,6 +3,8 @@
 package launchers
 
 import (
+	"fmt"
+
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
@@ -29,3 +31,13 @@ func (a Any) Resolve(want string) (launch.Browser, error) { return detect.Resolv
 
 // For is the launcher of b's family.
 func (a Any) For(b launch.Browser) launch.Launcher { return For(a.Sys, b) }
+
+// UsersBrowser is the launcher of the user's own browser b, running on
+// profile: it attaches to it, never launches or stops it. Only a
+// Chromium-family browser on this machine can be attached to so.
+func UsersBrowser(sys launch.System, b launch.Browser, profile string) (launch.Launcher, error) {
+	if b.Windows || b.Protocol() != launch.ProtocolCDP {
+		return nil, fmt.Errorf("attaching to the user's own browser needs a Chromium-family browser of this machine (Chrome, Edge, Chromium, Brave), not %s", b.Type.Product())
+	}
+	return chromium.UsersBrowser{Launcher: chromium.Launcher{Sys: sys}, Profile: profile}, nil
+}
