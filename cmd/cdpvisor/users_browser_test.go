@@ -190,3 +190,35 @@ func connectionsTo(t *testing.T, pid, port int) int {
 	}
 	return n
 }
+
+// Worlds on the user's browser: each agent's world walls it from the
+// other's and from the user's own tab; across the browser closed and
+// started again by the user, both go on; nothing is launched or stopped.
+func TestWorldsOnTheUsersBrowser(t *testing.T) {
+	u := startUsersChromium(t, t.TempDir())
+	s := serveAttached(t, u)
+	client := actortest.StartLineScript(t, 2*time.Minute, "worlds_walled.mjs", s.endpoint)
+	for text, ok := client.Next(); ok; text, ok = client.Next() {
+		if strings.Contains(text, `"ok":true`) {
+			break
+		}
+		switch {
+		case strings.Contains(text, `"ready":"kill"`):
+			u.stop(t)
+			u = startUsersChromium(t, u.home)
+		case strings.Contains(text, `"ready":"close"`):
+		default:
+			t.Fatalf("unexpected output %q", text)
+		}
+		client.Go()
+	}
+	if err := client.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if !actortest.Alive(u.cmd.Process.Pid) {
+		t.Fatal("a world's Browser.close stopped the user's browser")
+	}
+	if b := s.browsers(); len(b) != 0 {
+		t.Fatalf("cdpvisor launched %v", b)
+	}
+}
