@@ -18,6 +18,10 @@ import (
 // closed (by browser_instance close, or because cdpvisor is stopping).
 var ErrInstanceClosed = errors.New("INSTANCE_CLOSED")
 
+// ErrNotRunning is a browser that is not there and that cdpvisor does not
+// start (the user's own): its clients' requests fail, the clients stay.
+var ErrNotRunning = launch.ErrNotRunning
+
 // ErrUsersBrowser refuses to stop, restart or switch the user's own browser.
 var ErrUsersBrowser = errors.New("the browser is the user's own: cdpvisor attached to it and never stops, restarts or switches it")
 

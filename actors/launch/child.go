@@ -151,6 +151,9 @@ func (c *child) awaitReady(ctx context.Context, p *Process, opts Options) error 
 var (
 	ErrExitedEarly = errors.New("exited before it was ready")
 	ErrTimedOut    = errors.New("not ready")
+	// ErrNotRunning: the browser is not there, and cdpvisor does not start
+	// it (the user's own): a client's request fails, the client stays.
+	ErrNotRunning = errors.New("the browser is not running, and cdpvisor does not start it")
 )
 
 // launchError classifies a failed start once the process is gone, so the

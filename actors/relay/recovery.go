@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 
 	"github.com/gorilla/websocket"
 
@@ -195,6 +196,14 @@ func (run *relayRun) recoveryFailed(err error) {
 		run.link = nil
 	}
 	run.log.Warn().Err(err).Int("recoveryAttempt", run.attempt).Msg("recovery failed")
+	if errors.Is(err, browser.ErrNotRunning) {
+		// Nothing to relaunch: the client stays, its requests fail saying
+		// what to do, and its next request looks again.
+		run.fire(fsm.ConnRecoveryFailed)
+		run.attempt = 0
+		run.failQueued(err)
+		return
+	}
 	if run.attempt >= maxRecoveryAttempts {
 		run.close(websocket.CloseInternalServerErr, "cdpvisor could not recover the browser: "+err.Error())
 		return
@@ -208,4 +217,20 @@ func truncate(b []byte, n int) []byte {
 		return b[:n]
 	}
 	return b
+}
+
+// failQueued answers every queued request with err, explained with its
+// fixes, as a CDP error; queued messages without an id are dropped.
+func (run *relayRun) failQueued(err error) {
+	text := "cdpvisor: " + remedy.Explain(err, nil)
+	for _, m := range run.queue {
+		if h, _ := transport.ScanHead(m.B); h.HasID {
+			msg := appendSession(fmt.Appendf(nil, `{"id":%d,"error":{"code":-32000,"message":%q}`, h.ID, text), h.SessionID)
+			if werr := run.r.spec.Client.Write(msg, false); werr != nil {
+				run.close(websocket.CloseNormalClosure, "")
+			}
+		}
+		m.Release()
+	}
+	run.queue = run.queue[:0]
 }

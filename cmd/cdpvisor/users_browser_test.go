@@ -222,3 +222,27 @@ func TestWorldsOnTheUsersBrowser(t *testing.T) {
 		t.Fatalf("cdpvisor launched %v", b)
 	}
 }
+
+// A client connected while the user closes the browser stays connected:
+// its request waits for the time-out, fails saying what to do, and the same
+// connection works once the user starts the browser again.
+func TestAClientOfTheUsersBrowserWaitsForItToComeBack(t *testing.T) {
+	u := startUsersChromium(t, t.TempDir())
+	s := serveAttached(t, u, "--launch-timeout", "2s")
+	var version struct{ WebSocketDebuggerURL string }
+	getJSON(t, s.endpoint+"/json/version", &version)
+	cl := actortest.DialCDP(t, version.WebSocketDebuggerURL)
+	cl.Call(1, "Browser.getVersion", "", "") // fails the test on an error
+	u.stop(t)
+	start := time.Now()
+	cl.Send(2, "Browser.getVersion", "", "")
+	m, _ := cl.Answer(2)
+	if took := time.Since(start); len(m.Error) == 0 || !strings.Contains(string(m.Raw), "chrome://inspect/#remote-debugging") || took < 2*time.Second {
+		t.Fatalf("with the browser closed: %s after %s, want an error saying what to do after the 2 s time-out", m.Raw, took)
+	}
+	u = startUsersChromium(t, u.home)
+	cl.Call(3, "Browser.getVersion", "", "") // the same connection, the browser back
+	if b := s.browsers(); len(b) != 0 {
+		t.Fatalf("cdpvisor launched %v", b)
+	}
+}

@@ -2,7 +2,6 @@ package chromium
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,10 +25,6 @@ type UsersBrowser struct {
 	Launcher
 	Profile string
 }
-
-// ErrUsersBrowserAbsent is the user's browser not running, or not allowing
-// remote debugging, for the whole wait.
-var ErrUsersBrowserAbsent = errors.New("the browser is not running with remote debugging allowed")
 
 // usersBrowserPoll is how often its DevToolsActivePort is looked for.
 const usersBrowserPoll = 200 * time.Millisecond
@@ -58,7 +53,7 @@ func (u UsersBrowser) Start(ctx context.Context, opts launch.Options, _ func(str
 }
 
 func (u UsersBrowser) absent(opts launch.Options, last error) error {
-	err := fmt.Errorf("%w on %s after %s (%v)", ErrUsersBrowserAbsent, u.Profile, opts.ReadyLimit(), last)
+	err := fmt.Errorf("%w: none allowed remote debugging on %s within %s (%v)", launch.ErrNotRunning, u.Profile, opts.ReadyLimit(), last)
 	return remedy.With(err, remedy.Say(fmt.Sprintf(
 		"start %s and allow remote debugging at chrome://inspect/#remote-debugging (or start it with --remote-debugging-port=0), then ask again: cdpvisor never starts it itself",
 		opts.Browser.Type.Product())))
