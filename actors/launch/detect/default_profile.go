@@ -2,9 +2,12 @@ package detect
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/windows/wsl"
 )
 
 // defaultProfiles are where each type keeps its default profile, under
@@ -28,12 +31,20 @@ var defaultProfiles = map[string]map[launch.Type]string{
 // user starts it, where it writes DevToolsActivePort once the user allows
 // remote debugging.
 func DefaultProfile(sys launch.System, b launch.Browser) (string, error) {
+	goos := sys.GOOS
 	if b.Windows {
-		return "", fmt.Errorf("the default profile of a Windows browser from inside WSL is not supported yet: give --user-data-dir with its profile as WSL sees it (/mnt/c/Users/<you>/AppData/Local/…/User Data)")
+		goos = "windows"
 	}
-	rel, ok := defaultProfiles[sys.GOOS][b.Type]
+	rel, ok := defaultProfiles[goos][b.Type]
 	if !ok {
 		return "", fmt.Errorf("no default profile known for %s on %s: give --user-data-dir", b.Type.Product(), sys.GOOS)
+	}
+	if b.Windows { // inside WSL: the Windows user's, through the drive mount
+		local := WindowsLocalAppData(sys, path.Join(wsl.DriveRoot(WSLMachine(sys)), "c"))
+		if len(local) != 1 {
+			return "", fmt.Errorf("cannot tell which Windows user's %s to attach to (%d found): give --user-data-dir", b.Type.Product(), len(local))
+		}
+		return path.Join(local[0], strings.ReplaceAll(rel, `\`, "/")), nil
 	}
 	if sys.GOOS == "windows" {
 		base := ""

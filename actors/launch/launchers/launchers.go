@@ -34,10 +34,11 @@ func (a Any) For(b launch.Browser) launch.Launcher { return For(a.Sys, b) }
 
 // UsersBrowser is the launcher of the user's own browser b, running on
 // profile: it attaches to it, never launches or stops it. Only a
-// Chromium-family browser on this machine can be attached to so.
+// Chromium-family browser can be attached to so; a Windows one from inside
+// WSL is reached on 127.0.0.1, which WSL's mirrored networking shares.
 func UsersBrowser(sys launch.System, b launch.Browser, profile string) (launch.Launcher, error) {
-	if b.Windows || b.Protocol() != launch.ProtocolCDP {
-		return nil, fmt.Errorf("attaching to the user's own browser needs a Chromium-family browser of this machine (Chrome, Edge, Chromium, Brave), not %s", b.Type.Product())
+	if b.Protocol() != launch.ProtocolCDP {
+		return nil, fmt.Errorf("attaching to the user's own browser needs a Chromium-family browser (Chrome, Edge, Chromium, Brave), not %s", b.Type.Product())
 	}
 	return chromium.UsersBrowser{Launcher: chromium.Launcher{Sys: sys}, Profile: profile}, nil
 }
