@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -52,6 +53,13 @@ type CoordinatorConfig struct {
 	// its own named by its id; "" is downloads.DefaultRoot().
 	DownloadDir string
 	Version     string
+	// Listen is the host the default endpoint binds ("" = 127.0.0.1);
+	// beyond loopback it needs Token, asked of every request but the
+	// probes. AllowHosts are the Host names it answers under besides
+	// loopback ones.
+	Listen     string
+	Token      string
+	AllowHosts []string
 	// Words says the fixes of errors the endpoints answer (the command
 	// line's for the flags this coordinator was started with); nil: plain.
 	Words remedy.Words
@@ -70,6 +78,7 @@ type Coordinator struct {
 	hook     suture.EventHook
 	guard    *watchdog.Actor // nil without watchdogs
 	metrics  *metrics.Actor
+	draining atomic.Bool // set once by Drain; read by every readiness probe
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -131,12 +140,15 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 // one, the port of a killed coordinator when it is free (its host started
 // this one again: wrapped children keep the old URL), else any free port.
 func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
-	if cfg.Port == 0 {
+	if cfg.Port == 0 && cfg.Listen == "" {
 		if l, dead, ok := state.TakeOverPort(cfg.StateDir, os.Getppid(), proxy.Listen); ok {
 			cfg.Log.Info().Int("port", dead.Port).Int("deadPid", dead.PID).
 				Msgf("took over the port %d of the dead coordinator pid %d: its clients' URL works again", dead.Port, dead.PID)
 			return l, nil
 		}
+	}
+	if cfg.Listen != "" {
+		return proxy.ListenOn(cfg.Listen, cfg.Port)
 	}
 	return proxy.Listen(cfg.Port)
 }
@@ -172,7 +184,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		Report: c.Report, Metrics: c.metrics.Handler(), Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
+		Report: c.Report, Metrics: c.metrics.Handler(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
 			_ = b.SetClients(ctx, n)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -54,6 +55,16 @@ type Spec struct {
 	// Words says the fixes of the errors answered over HTTP (the edge's
 	// own, the command line's for serve); nil: remedy.Plain.
 	Words remedy.Words
+	// Token, when set, is asked of every request but the probes (an
+	// endpoint beyond loopback, serve --listen): Authorization: Bearer, or
+	// ?token= for clients that cannot set headers. It is never logged.
+	Token string
+	// AllowHosts are the Host names the endpoint answers under besides
+	// loopback ones (a fleet's service name).
+	AllowHosts []string
+	// Ready says whether the coordinator takes new clients, and why not
+	// (/health/ready); nil: always.
+	Ready func(ctx context.Context) (ready bool, why string)
 	Log   zerolog.Logger
 }
 
@@ -75,14 +86,18 @@ type Actor struct {
 }
 
 // Listen binds the stable endpoint on 127.0.0.1:port (0 = any free port).
-func Listen(port int) (net.Listener, error) {
-	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+func Listen(port int) (net.Listener, error) { return ListenOn("127.0.0.1", port) }
+
+// ListenOn binds the stable endpoint on host:port (beyond loopback only for
+// an endpoint that asks for a token).
+func ListenOn(host string, port int) (net.Listener, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, remedy.With(fmt.Errorf("port %d on 127.0.0.1 is already in use: %w", port, err),
+			return nil, remedy.With(fmt.Errorf("port %d on %s is already in use: %w", port, host, err),
 				remedy.Change(remedy.Port), remedy.Say("stop what listens there"))
 		}
-		return nil, remedy.With(fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err), remedy.Change(remedy.Port))
+		return nil, remedy.With(fmt.Errorf("listen on %s:%d: %w", host, port, err), remedy.Change(remedy.Port))
 	}
 	return l, nil
 }

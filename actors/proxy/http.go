@@ -30,11 +30,25 @@ const maxJSONBody = 32 << 20
 // everything else (/json/*) is answered by the browser, launched on demand,
 // with its URLs rewritten to the endpoint.
 func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !transport.IsLoopbackHost(r.Host) {
+	if !p.hostAllowed(r.Host) {
 		// DNS-rebinding protection, as Chromium has it, with a clearer answer.
-		http.Error(w, fmt.Sprintf("cdpvisor: refused: the Host header %q is not a loopback address; connect to %s", r.Host, p.Endpoint()), http.StatusForbidden)
-		p.spec.Log.Warn().Str("host", r.Host).Str("path", r.URL.Path).Msg("refused a request with a non-loopback Host")
+		http.Error(w, fmt.Sprintf("cdpvisor: refused: the Host header %q is not a loopback address nor one allowed (--allow-host); connect to %s", r.Host, p.Endpoint()), http.StatusForbidden)
+		p.spec.Log.Warn().Str("host", r.Host).Str("path", r.URL.Path).Msg("refused a request with a Host not allowed")
 		return
+	}
+	if r.URL.Path == LivePath || r.URL.Path == ReadyPath {
+		p.serveProbe(w, r)
+		return
+	}
+	if p.spec.Token != "" {
+		ok, byQuery := p.authorized(r)
+		if !ok {
+			refuseUnauthorized(w)
+			return
+		}
+		if byQuery {
+			r = r.WithContext(context.WithValue(r.Context(), tokenInQuery{}, true))
+		}
 	}
 	switch {
 	case r.URL.Path == state.HealthPath:
@@ -137,7 +151,7 @@ func (p *Actor) readJSON(r *http.Request, resp *http.Response, ep browser.Endpoi
 	if err != nil || len(body) > maxJSONBody {
 		return nil, fmt.Errorf("unreadable or oversized answer from the browser for %s", path)
 	}
-	body = transport.RewriteHostPort(body, ep.HostPort, r.Host)
+	body = p.tokened(r, transport.RewriteHostPort(body, ep.HostPort, r.Host))
 	if bytes.Contains(body, []byte(`"devtoolsFrontendUrl"`)) {
 		body = p.frontendThroughEndpoint(r.Context(), body, ep, r.Host)
 	}

@@ -64,7 +64,7 @@ func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, name, res
 func (p *Actor) worldVersion(w http.ResponseWriter, r *http.Request, world *worlds.World, ep browser.Endpoint) {
 	body, status, ok := p.browserJSON(w, r, ep, "/json/version")
 	if ok {
-		writeJSONBody(w, status, worldURLs(body, r.Host, world.Name()))
+		writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, world.Name())))
 	}
 }
 
@@ -82,7 +82,7 @@ func (p *Actor) worldList(w http.ResponseWriter, r *http.Request, world *worlds.
 	body = filterList(body, func(e listEntry) bool {
 		return slices.ContainsFunc(targets, func(t worlds.Target) bool { return t.ID == e.ID })
 	})
-	writeJSONBody(w, status, worldURLs(body, r.Host, world.Name()))
+	writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, world.Name())))
 }
 
 // newPageWait bounds how long /json/new waits for the browser to list the
@@ -114,7 +114,7 @@ func (p *Actor) worldNewPage(w http.ResponseWriter, r *http.Request, world *worl
 				var out bytes.Buffer
 				_ = json.Indent(&out, raw, "", "   ")
 				out.WriteByte('\n')
-				writeJSONBody(w, http.StatusOK, worldURLs(out.Bytes(), r.Host, world.Name()))
+				writeJSONBody(w, http.StatusOK, p.tokened(r, worldURLs(out.Bytes(), r.Host, world.Name())))
 				return
 			}
 		}

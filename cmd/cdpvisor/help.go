@@ -29,8 +29,8 @@ type section struct{ title, body string }
 // placeholders name the value a flag takes.
 var placeholders = map[string]string{
 	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
-	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION",
-	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID",
+	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION", "drain-timeout": "DURATION",
+	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL",
 }
@@ -57,9 +57,11 @@ var docs = map[string]commandDoc{
 		usage:   []string{"serve [flags]"},
 		about: "Prints the endpoint (http://127.0.0.1:PORT) as the one line on stdout. The browser starts on the first\n" +
 			"request, is relaunched when it dies, and everything it started is removed when cdpvisor stops.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, logFlags},
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags,
+			{"Beyond loopback (a fleet's replica)", []string{"listen", "token-file", "allow-host", "drain-timeout"}}, logFlags},
 		examples: []string{
 			"cdpvisor serve --port 9222",
+			"CDPVISOR_TOKEN=… cdpvisor serve --listen 0.0.0.0:9222 --allow-host cdpvisor.agents.svc",
 			"cdpvisor serve --browser chrome --headed --user-data-dir ~/profiles/agent",
 			"cdpvisor serve --hang-timeout 30s --idle-stop 15m",
 			"CDPVISOR_BROWSER_ARG='--lang=fr \"--user-agent=My Agent\"' cdpvisor serve",

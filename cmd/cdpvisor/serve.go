@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -148,8 +149,10 @@ func (f *supervisorFlags) usersBrowser(sys launch.System, b launch.Browser) (lau
 
 func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	var f supervisorFlags
+	var fleet fleetFlags
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	f.register(fs)
+	fleet.register(fs)
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -157,13 +160,19 @@ func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := fleet.apply(&cfg, os.Getenv); err != nil {
+		return err
+	}
 	c, err := actors.NewCoordinator(cfg)
 	if err != nil {
 		return err
 	}
-	ctx, stop := stopOnSignal(cfg.Log, "stopping: closing client connections, stopping the browsers, removing the state files",
+	stopping, stop := stopOnSignal(cfg.Log, "stopping: closing client connections, stopping the browsers, removing the state files",
 		os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, run := context.WithCancel(context.Background())
+	defer run()
+	go fleet.drainThenStop(stopping, ctx, c, run, cfg.Log) // owned: ends once stopping is done
 	inst := c.Default()
 	cfg.Log.Info().Str("endpoint", inst.Proxy.Endpoint()).Str("instance", inst.ID).Str("browser", cfg.Launch.Browser.Path).
 		Str("state", c.StatePath()).Msg("serving; the browser starts on the first request")

@@ -1,10 +1,12 @@
 // Connects puppeteer-core to a CDP endpoint the way real users do and runs one
 // evaluation in a fresh page.
 //
-//   node puppeteer_connect.mjs <http://127.0.0.1:PORT> [--ws]
+//   node puppeteer_connect.mjs <http://127.0.0.1:PORT> [--ws] [--token=T | --token-query=T]
 //
 // Default: puppeteer.connect({browserURL}) (puppeteer itself GETs /json/version).
 // --ws:    GET <endpoint>/json/version here, then connect({browserWSEndpoint}).
+// --token=T: --ws with Authorization: Bearer T on both (an endpoint beyond loopback).
+// --token-query=T: --ws with ?token=T on /json/version, then its URL as given.
 //
 // stdout: exactly one JSON line on success:
 //   {"ok":true,"result":2,"wsEndpoint":"ws://..."}
@@ -26,18 +28,21 @@ process.on('unhandledRejection', fail);
 
 async function main() {
   const args = process.argv.slice(2);
-  const useWS = args.includes('--ws');
+  const token = (args.find((a) => a.startsWith('--token=')) || '').slice('--token='.length);
+  const tokenQuery = (args.find((a) => a.startsWith('--token-query=')) || '').slice('--token-query='.length);
+  const useWS = args.includes('--ws') || token !== '' || tokenQuery !== '';
+  const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
   const endpoint = args.find((a) => !a.startsWith('--'));
   if (!endpoint) throw new Error('usage: puppeteer_connect.mjs <endpoint> [--ws]');
 
   let browser;
   if (useWS) {
-    const url = endpoint.replace(/\/+$/, '') + '/json/version';
-    const res = await fetch(url);
+    const url = endpoint.replace(/\/+$/, '') + '/json/version' + (tokenQuery ? `?token=${tokenQuery}` : '');
+    const res = await fetch(url, { headers });
     if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
     const info = await res.json();
     if (!info.webSocketDebuggerUrl) throw new Error(`GET ${url}: no webSocketDebuggerUrl in ${JSON.stringify(info)}`);
-    browser = await puppeteer.connect({ browserWSEndpoint: info.webSocketDebuggerUrl });
+    browser = await puppeteer.connect({ browserWSEndpoint: info.webSocketDebuggerUrl, headers });
   } else {
     browser = await puppeteer.connect({ browserURL: endpoint });
   }
