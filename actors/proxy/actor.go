@@ -103,12 +103,18 @@ func ListenOn(host string, port int) (net.Listener, error) {
 }
 
 // New makes a proxy serving on l, which it owns from now on. The endpoint
-// serves the user this process runs as only (peer.OwnerOnly): every
-// listener cdpvisor serves on comes through here.
+// serves the user this process runs as only (peer.OwnerOnly), or, with a
+// token, whoever gives it: every listener cdpvisor serves on comes through
+// here.
 func New(spec Spec, l net.Listener) *Actor {
+	if spec.Token == "" {
+		// A token gates every request itself (a fleet's endpoint, reached
+		// by a kubelet or a port-forward as another user): no peer check.
+		l = peer.OwnerOnly(l, spec.Log)
+	}
 	return &Actor{
 		spec:     spec,
-		listener: peer.OwnerOnly(l, spec.Log),
+		listener: l,
 		port:     l.Addr().(*net.TCPAddr).Port,
 		mailbox:  make(chan any),
 		stopped:  make(chan struct{}),

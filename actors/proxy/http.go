@@ -30,14 +30,14 @@ const maxJSONBody = 32 << 20
 // everything else (/json/*) is answered by the browser, launched on demand,
 // with its URLs rewritten to the endpoint.
 func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == LivePath || r.URL.Path == ReadyPath {
+		p.serveProbe(w, r) // whatever the Host: a kubelet sends the pod's IP; probes tell nothing secret
+		return
+	}
 	if !p.hostAllowed(r.Host) {
 		// DNS-rebinding protection, as Chromium has it, with a clearer answer.
 		http.Error(w, fmt.Sprintf("cdpvisor: refused: the Host header %q is not a loopback address nor one allowed (--allow-host); connect to %s", r.Host, p.Endpoint()), http.StatusForbidden)
 		p.spec.Log.Warn().Str("host", r.Host).Str("path", r.URL.Path).Msg("refused a request with a Host not allowed")
-		return
-	}
-	if r.URL.Path == LivePath || r.URL.Path == ReadyPath {
-		p.serveProbe(w, r)
 		return
 	}
 	if p.spec.Token != "" {

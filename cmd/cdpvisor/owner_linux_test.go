@@ -37,3 +37,20 @@ func TestServeServesItsOwnerOnly(t *testing.T) {
 		t.Fatalf("the owner's request: browsers %v, want one", b)
 	}
 }
+
+// With a token (serve --listen), the token is the gate of every connection,
+// another local user's included (a kubelet, a port-forward): 401 without
+// it, served with it; the probes answer anyone.
+func TestWithATokenTheTokenIsTheGate(t *testing.T) {
+	actortest.AsOtherUser(t)
+	s := startServe(t, []string{"CDPVISOR_TOKEN=" + testToken}, "--listen", "0.0.0.0:0", "--browser", actortest.FakeBrowser(t), "--state-dir", t.TempDir())
+	for url, want := range map[string]int{
+		s.endpoint + "/json/version":                    http.StatusUnauthorized,
+		s.endpoint + "/json/version?token=" + testToken: http.StatusOK,
+		s.endpoint + "/health/ready":                    http.StatusOK,
+	} {
+		if a := actortest.AsOtherUserGet(t, url); a.Status != want {
+			t.Errorf("another user's GET %s: %d %q %s, want %d", strings.Replace(url, testToken, "TOKEN", 1), a.Status, a.Body, a.Stderr, want)
+		}
+	}
+}

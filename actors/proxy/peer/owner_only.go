@@ -65,11 +65,6 @@ func (l *Listener) Accept() (net.Conn, error) {
 			return c, err
 		}
 		peer := addrPort(c.RemoteAddr())
-		if peer.Addr().IsValid() && !peer.Addr().IsLoopback() {
-			// Another machine's (an endpoint beyond loopback, which asks
-			// for its token instead): no local user to tell.
-			return c, nil
-		}
 		who, err := l.lookup(peer, addrPort(c.LocalAddr()))
 		if err == nil && who.Same(l.owner) {
 			return c, nil
