@@ -18,7 +18,8 @@
 #
 # Needs root (debootstrap, podman's chroot isolation). Installs podman and
 # debootstrap with apt-get when missing. Prints the image's name as the last
-# line on stdout; everything else goes to stderr.
+# line on stdout; its steps go to stderr, podman build's output to
+# $TMPDIR/cdpvisor-image-build.log (its tail on stderr when it fails).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -138,11 +139,15 @@ log "binary: linux/$arch cdpvisor $version built in $(since "$t0")"
 
 # --- 3. the image ---------------------------------------------------------------
 t0="$(now)"
-log "podman build -t $tag (apt-get install chromium inside: about a minute)"
-podman build --isolation=chroot --pull=never --format docker \
+buildlog="${TMPDIR:-/tmp}/cdpvisor-image-build.log"
+log "podman build -t $tag (apt-get install chromium inside: about a minute; output in $buildlog)"
+if ! podman build --isolation=chroot --pull=never --format docker \
   --platform "linux/$arch" --build-arg "TARGETPLATFORM=linux/$arch" \
   --label "org.opencontainers.image.version=$version" \
   ${commit:+--label "org.opencontainers.image.revision=$commit"} \
-  -f deploy/Dockerfile -t "$tag" "$context" >&2
+  -f deploy/Dockerfile -t "$tag" "$context" >"$buildlog" 2>&1; then
+  tail -n 40 "$buildlog" >&2
+  die "podman build failed (whole output: $buildlog)"
+fi
 log "image: $tag built in $(since "$t0"), $(podman image inspect --format '{{.Size}}' "$tag" | awk '{ printf "%.0f MB", $1 / 1e6 }')"
 echo "$tag"

@@ -12,16 +12,17 @@
 #     CDPVISOR_TOKEN=… CDPVISOR_ALLOW_HOST=<its address> <Entrypoint> <Cmd>      (tini -- cdpvisor serve --listen 0.0.0.0:9222)
 #
 # The clients (node, curl) run on the host's binaries in a second network
-# namespace, joined to the replica's by a veth pair: they reach it from a
-# non-loopback address, as other pods and the kubelet reach a pod. (From the
-# host's 127.0.0.1 a root client would be refused by the endpoint's owner-only
-# rule: a loopback peer must be the replica's own uid.)
+# namespace, joined to the replica's by a veth pair: they reach it from
+# another address, by its address, as other pods and the kubelet reach a pod
+# (and the replica's default port is free whatever runs on the host).
 #
 # Checks, each failing loudly:
 #   runs-as-10001  every process of the namespace has uid and gid 10001, tini
 #                  is its PID 1 and cdpvisor tini's child
 #   puppeteer      puppeteer-core connects with the token and evaluates; no
 #                  token gets 401
+#   dev-shm        with the 1 GiB /dev/shm Chromium has no --disable-dev-shm-usage;
+#                  the image's launcher rule adds it for a 64 MiB /dev/shm
 #   healthcheck    the image's HEALTHCHECK command passes inside
 #   browser-kill   kill -9 of Chromium (--remote-debugging-pipe, no --type=):
 #                  the next Puppeteer connect works, on a new browser
@@ -172,9 +173,10 @@ token="$(head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
 # traffic never leaves the machine, nor reaches the host's own network.
 replica_ip=169.254.92.1 client_ip=169.254.92.2
 endpoint="http://$replica_ip:$port"
-# Clients name the replica by its address, as a pod's are named by its IP or
-# its Service: cdpvisor answers a Host that is not loopback only when
-# allowed (CDPVISOR_ALLOW_HOST below; without it even /health/live is 403).
+# Clients name the replica by its address, as a pod's name it by its IP or
+# its Service: cdpvisor serves a Host that is not loopback only when allowed
+# (CDPVISOR_ALLOW_HOST below, as the chart's --allow-host; the probes answer
+# whatever the Host).
 unshare --net sleep 100000 &
 netpid=$!
 
@@ -239,7 +241,7 @@ ns_pids() {
     queue+=($(cat /proc/"$p"/task/*/children 2>/dev/null))
   done
 }
-cmdline() { tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null || true; }
+cmdline() { tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline" || true; }
 state() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1; }
 ppid() { awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 ps_ns() {
@@ -296,6 +298,22 @@ bpid="$(browser_pid)"
 pass runs-as-10001 "all $n processes (tini = PID 1, cdpvisor, Chromium $bpid and its helpers) have uid/gid 10001 (real, effective, saved, fs)"
 ps_ns
 
+# --- /dev/shm: used when big enough, else /tmp --------------------------------------
+# The replica has a 1 GiB tmpfs there: its Chromium must use it. With the
+# 64 MiB a runtime gives by default, the image's launcher rule must add
+# --disable-dev-shm-usage (run here alone, in a mount namespace of its own).
+case " $(cmdline "$bpid") " in
+  *" --disable-dev-shm-usage "*) fail dev-shm "Chromium got --disable-dev-shm-usage with a 1 GiB /dev/shm" ;;
+esac
+small="$(unshare --mount --pid --fork --mount-proc="$rootfs/proc" /bin/sh -c '
+  r=$1 user=$2
+  mkdir -p "$r/dev/shm"
+  mount -t tmpfs -o size=64m tmpfs "$r/dev/shm"
+  exec chroot --userspec="$user" "$r" /bin/sh -c ". /etc/chromium.d/dev-shm; echo \$CHROMIUM_FLAGS"
+' sh "$rootfs" "${user[0]}" 2>&1)" || fail dev-shm "running /etc/chromium.d/dev-shm with a 64 MiB /dev/shm: $small"
+[[ " $small " == *" --disable-dev-shm-usage "* ]] || fail dev-shm "with a 64 MiB /dev/shm the launcher's flags are '$small', want --disable-dev-shm-usage"
+pass dev-shm "1 GiB /dev/shm: Chromium uses it (no --disable-dev-shm-usage); 64 MiB: the launcher adds --disable-dev-shm-usage"
+
 # --- the image's HEALTHCHECK, run inside ---------------------------------------------
 if [[ ${#healthcheck[@]} -gt 1 ]]; then
   hc=("${healthcheck[@]:1}")
@@ -313,9 +331,12 @@ fi
 # (the crash handlers daemonize), and any the kill orphans.
 declare -A orphans=()
 tini_children() {
-  local p
+  local p exe
   for p in $(ns_pids); do
-    [[ "$p" != "$cdpvisor_pid" && "$(ppid "$p")" == "$ns1" ]] && orphans[$p]="$(basename "$(cut -d ' ' -f1 <<<"$(cmdline "$p")")")"
+    [[ "$p" != "$cdpvisor_pid" && -z "${orphans[$p]:-}" && "$(ppid "$p")" == "$ns1" ]] || continue
+    exe="$(cmdline "$p")"
+    exe="${exe%% *}"
+    [[ -n "$exe" ]] && orphans[$p]="$(basename "$exe")$(cmdline "$p" | grep -o -- ' --type=[a-z-]*' | sed 's/ --type=/ (/; s/$/)/' || true)"
   done
   return 0
 }
@@ -334,7 +355,7 @@ done
 [[ -z "$zombies" ]] || { ps_ns; fail zombies "zombies left $(since "$t_kill") s after the kill: $zombies"; }
 gone=0
 for p in "${!orphans[@]}"; do [[ -d "/proc/$p" ]] || gone=$((gone + 1)); done
-pass zombies "none $(since "$t_kill") s after the kill; of the ${#orphans[@]} helpers that were tini's children (${orphans[*]:-none}), $gone exited and were reaped by tini"
+pass zombies "none $(since "$t_kill") s after the kill; of the ${#orphans[@]} helpers that were tini's children ($(IFS=,; echo "${orphans[*]:-none}")), $gone exited and were reaped by tini"
 
 t0="$(now)"
 out="$(puppeteer)" || fail browser-kill "puppeteer_connect after the kill failed: $(tail -n 3 "$work/client.err")"
@@ -367,7 +388,7 @@ while awk -v a="$t_term" -v b="$(now)" 'BEGIN { exit !(b - a < 1.0) }'; do
   [[ "$code" == 503 ]] && break
   sleep 0.05
 done
-ready_after="$(since "$t_term")"
+ready_after="$(awk -v a="$t_term" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
 [[ "$code" == 503 ]] || fail sigterm-drain "/health/ready was $code, not 503, within 1 s of SIGTERM"
 t_503="$(ms)"
 live="$(http_code "$endpoint/health/live")"
