@@ -46,11 +46,12 @@ func TestTheLaunchedChromiumListensOnNoPort(t *testing.T) {
 	}
 }
 
-// listeningSockets maps the inode of every listening TCP socket of the
-// machine (IPv4 and IPv6) to its port.
-func listeningSockets(t *testing.T) map[string]int {
+// tcpSockets maps the inode of every TCP socket of the machine in state
+// (IPv4 and IPv6; "0A" listening, "01" established) to its local and
+// remote ports.
+func tcpSockets(t *testing.T, state string) map[string][2]int {
 	t.Helper()
-	out := map[string]int{}
+	out := map[string][2]int{}
 	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		f, err := os.Open(table)
 		if err != nil {
@@ -61,34 +62,54 @@ func listeningSockets(t *testing.T) map[string]int {
 		for lines.Scan() {
 			// sl local rem st tx:rx tr:when retrnsmt uid timeout inode
 			fields := strings.Fields(lines.Text())
-			if len(fields) < 10 || fields[3] != "0A" { // 0A: LISTEN
+			if len(fields) < 10 || fields[3] != state {
 				continue
 			}
-			_, hexPort, _ := strings.Cut(fields[1], ":")
-			port, _ := strconv.ParseInt(hexPort, 16, 32)
-			out[fields[9]] = int(port)
+			out[fields[9]] = [2]int{hexPort(fields[1]), hexPort(fields[2])}
 		}
 		f.Close()
 	}
 	return out
 }
 
-// portsOf lists the ports pid listens on, by its sockets' inodes.
-func portsOf(t *testing.T, pid int, listening map[string]int) []int {
-	t.Helper()
+func hexPort(addr string) int {
+	_, hex, _ := strings.Cut(addr, ":")
+	port, _ := strconv.ParseInt(hex, 16, 32)
+	return int(port)
+}
+
+// listeningSockets maps the inode of every listening TCP socket to its port.
+func listeningSockets(t *testing.T) map[string]int {
+	out := map[string]int{}
+	for inode, ports := range tcpSockets(t, "0A") {
+		out[inode] = ports[0]
+	}
+	return out
+}
+
+// socketsOf lists the inodes of pid's sockets.
+func socketsOf(pid int) []string {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	fds, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // it ended meanwhile (a helper)
 	}
-	var ports []int
+	var inodes []string
 	for _, fd := range fds {
 		link, err := os.Readlink(filepath.Join(dir, fd.Name()))
-		inode, ok := strings.CutPrefix(link, "socket:[")
-		if err != nil || !ok {
-			continue
+		if inode, ok := strings.CutPrefix(link, "socket:["); err == nil && ok {
+			inodes = append(inodes, strings.TrimSuffix(inode, "]"))
 		}
-		if port, ok := listening[strings.TrimSuffix(inode, "]")]; ok {
+	}
+	return inodes
+}
+
+// portsOf lists the ports pid listens on, by its sockets' inodes.
+func portsOf(t *testing.T, pid int, listening map[string]int) []int {
+	t.Helper()
+	var ports []int
+	for _, inode := range socketsOf(pid) {
+		if port, ok := listening[inode]; ok {
 			ports = append(ports, port)
 		}
 	}

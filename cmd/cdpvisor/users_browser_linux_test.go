@@ -161,88 +161,15 @@ func TestNoUsersBrowserSaysWhatToDo(t *testing.T) {
 	}
 }
 
-// connectionsTo counts pid's established TCP connections to port on loopback.
+// connectionsTo counts pid's established TCP connections to port.
 func connectionsTo(t *testing.T, pid, port int) int {
 	t.Helper()
-	inodes := map[string]bool{}
-	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
-		data, err := os.ReadFile(table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			f := strings.Fields(line)
-			if len(f) < 10 || f[3] != "01" { // 01: ESTABLISHED
-				continue
-			}
-			if _, remote, _ := strings.Cut(f[2], ":"); remote == fmt.Sprintf("%04X", port) {
-				inodes[f[9]] = true
-			}
-		}
-	}
+	established := tcpSockets(t, "01")
 	n := 0
-	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
-	for _, fd := range fds {
-		link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
-		if inode, ok := strings.CutPrefix(link, "socket:["); ok && inodes[strings.TrimSuffix(inode, "]")] {
+	for _, inode := range socketsOf(pid) {
+		if ports, ok := established[inode]; ok && ports[1] == port {
 			n++
 		}
 	}
 	return n
-}
-
-// Worlds on the user's browser: each agent's world walls it from the
-// other's and from the user's own tab; across the browser closed and
-// started again by the user, both go on; nothing is launched or stopped.
-func TestWorldsOnTheUsersBrowser(t *testing.T) {
-	u := startUsersChromium(t, t.TempDir())
-	s := serveAttached(t, u)
-	client := actortest.StartLineScript(t, 2*time.Minute, "worlds_walled.mjs", s.endpoint)
-	for text, ok := client.Next(); ok; text, ok = client.Next() {
-		if strings.Contains(text, `"ok":true`) {
-			break
-		}
-		switch {
-		case strings.Contains(text, `"ready":"kill"`):
-			u.stop(t)
-			u = startUsersChromium(t, u.home)
-		case strings.Contains(text, `"ready":"close"`):
-		default:
-			t.Fatalf("unexpected output %q", text)
-		}
-		client.Go()
-	}
-	if err := client.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if !actortest.Alive(u.cmd.Process.Pid) {
-		t.Fatal("a world's Browser.close stopped the user's browser")
-	}
-	if b := s.browsers(); len(b) != 0 {
-		t.Fatalf("cdpvisor launched %v", b)
-	}
-}
-
-// A client connected while the user closes the browser stays connected:
-// its request waits for the time-out, fails saying what to do, and the same
-// connection works once the user starts the browser again.
-func TestAClientOfTheUsersBrowserWaitsForItToComeBack(t *testing.T) {
-	u := startUsersChromium(t, t.TempDir())
-	s := serveAttached(t, u, "--launch-timeout", "2s")
-	var version struct{ WebSocketDebuggerURL string }
-	getJSON(t, s.endpoint+"/json/version", &version)
-	cl := actortest.DialCDP(t, version.WebSocketDebuggerURL)
-	cl.Call(1, "Browser.getVersion", "", "") // fails the test on an error
-	u.stop(t)
-	start := time.Now()
-	cl.Send(2, "Browser.getVersion", "", "")
-	m, _ := cl.Answer(2)
-	if took := time.Since(start); len(m.Error) == 0 || !strings.Contains(string(m.Raw), "chrome://inspect/#remote-debugging") || took < 2*time.Second {
-		t.Fatalf("with the browser closed: %s after %s, want an error saying what to do after the 2 s time-out", m.Raw, took)
-	}
-	u = startUsersChromium(t, u.home)
-	cl.Call(3, "Browser.getVersion", "", "") // the same connection, the browser back
-	if b := s.browsers(); len(b) != 0 {
-		t.Fatalf("cdpvisor launched %v", b)
-	}
 }
