@@ -81,8 +81,10 @@ func (f *fleetFlags) drainThenStop(stopping, running context.Context, c *actors.
 	if f.listen != "" && f.drain > 0 {
 		c.Drain()
 		deadline := time.Now().Add(f.drain)
-		for n := c.Clients(running); n > 0 && time.Now().Before(deadline); n = c.Clients(running) {
-			log.Info().Int("clients", n).Dur("left", time.Until(deadline).Round(time.Second)).Msg("draining: serving the connected clients")
+		if n := c.Clients(running); n > 0 {
+			log.Info().Int("clients", n).Dur("drainTimeout", f.drain).Msg("draining: serving the connected clients until they leave")
+		}
+		for c.Clients(running) > 0 && time.Now().Before(deadline) {
 			time.Sleep(250 * time.Millisecond)
 		}
 	}
