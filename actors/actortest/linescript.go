@@ -29,8 +29,21 @@ type LineScript struct {
 func StartLineScript(t testing.TB, timeout time.Duration, script string, args ...string) *LineScript {
 	t.Helper()
 	dir := ClientsDir(t)
-	s := &LineScript{Cmd: exec.Command("node", append([]string{filepath.Join(dir, script)}, args...)...)}
-	s.Cmd.Dir = dir
+	cmd := exec.Command("node", append([]string{filepath.Join(dir, script)}, args...)...)
+	cmd.Dir = dir
+	return startLines(t, timeout, script, cmd)
+}
+
+// StartLineProgram starts a client program of testdata/goclients (GoClient
+// builds it) that talks line by line as the scripts do.
+func StartLineProgram(t testing.TB, timeout time.Duration, program string, args ...string) *LineScript {
+	t.Helper()
+	return startLines(t, timeout, program, exec.Command(GoClient(t, program), args...))
+}
+
+func startLines(t testing.TB, timeout time.Duration, name string, cmd *exec.Cmd) *LineScript {
+	t.Helper()
+	s := &LineScript{Cmd: cmd}
 	s.Cmd.Env = append(os.Environ(), "CLIENT_TIMEOUT_MS="+strconv.Itoa(int(timeout/time.Millisecond)))
 	s.Cmd.Stderr = &s.stderr
 	s.stdin, _ = s.Cmd.StdinPipe()
@@ -45,7 +58,7 @@ func StartLineScript(t testing.TB, timeout time.Duration, script string, args ..
 			_ = s.Cmd.Wait()
 		}
 		if t.Failed() {
-			t.Logf("%s stderr:\n%s", script, s.stderr.String())
+			t.Logf("%s stderr:\n%s", name, s.stderr.String())
 		}
 	})
 	return s
