@@ -56,12 +56,11 @@ func isSubscription(h *transport.Head) bool {
 }
 
 // cdpSetup keeps the client's subscriptions and its book of targets and
-// sessions. The bootstrap is target auto-attach, then the subscriptions.
+// sessions. The bootstrap is the client's own subscriptions, nothing else.
 type cdpSetup struct {
 	subscribed   map[string][]byte // the client's last subscription request per method
 	book         *targetBook       // the client's view of targets and sessions
-	autoAttachID int64             // the bootstrap's own auto-attach in this attempt
-	replay       [][]byte          // subscriptions still to replay in this bootstrap
+	autoAttachID int64             // the replay of the client's auto-attach in this attempt
 	log          zerolog.Logger
 }
 
@@ -99,61 +98,46 @@ func (*cdpSetup) farewell(int64) []byte { return nil }
 
 func (s *cdpSetup) gone() [][]byte { return s.book.goneEvents() }
 
+// bootstrap replays the client's subscriptions in the order of
+// subscriptionMethods (discovery, then auto-attach, as a fresh connection
+// makes them), each with the client's own parameters, and nothing the
+// client did not ask for: an auto-attach of the relay's own would attach
+// every new page to a client that never asked (chromedp, rod, a raw
+// client, chromedriver), and with waitForDebuggerOnStart hold each page,
+// whoever made it, until that client resumes it, which it never does.
+// A client that subscribed to nothing gets a browser as a fresh connection
+// does: the queue goes at once.
 func (s *cdpSetup) bootstrap(next func() int64) []ownRequest {
-	s.replay = s.replay[:0]
-	for _, m := range subscriptionMethods {
-		if msg, ok := s.subscribed[m]; ok {
-			s.replay = append(s.replay, msg)
-		}
-	}
-	if _, own := s.subscribed["Target.setAutoAttach"]; own {
-		// The client's own auto-attach, with its filter, is the bootstrap: the
-		// relay's (no filter: Chromium then attaches pages directly, not
-		// through their tab) would attach the new browser's pages as the
-		// client never asked, and Puppeteer, which attaches pages through tab
-		// targets, would keep page targets with no tab. The subscriptions go
-		// in the order the client made them, as on a fresh connection
-		// (discovery, then auto-attach).
-		s.autoAttachID = 0
-		return s.replayed(next)
-	}
-	s.autoAttachID = next()
-	return []ownRequest{{id: s.autoAttachID, msg: fmt.Appendf(nil,
-		`{"id":%d,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":true}}`, s.autoAttachID)}}
-}
-
-// replayed is the client's subscriptions again, with the relay's ids; the
-// client's own Target.setAutoAttach among them stands for the bootstrap
-// (its refusal fails the recovery).
-func (s *cdpSetup) replayed(next func() int64) []ownRequest {
+	s.autoAttachID = 0
 	var out []ownRequest
-	for _, sub := range s.replay {
+	for _, m := range subscriptionMethods {
+		sub, ok := s.subscribed[m]
+		if !ok {
+			continue
+		}
 		sh, err := transport.ScanHead(sub)
 		if err != nil || !sh.HasID {
 			continue
 		}
 		id := next()
-		if sh.Is("Target.setAutoAttach") && s.autoAttachID == 0 {
+		if sh.Is("Target.setAutoAttach") {
 			s.autoAttachID = id
 		}
 		out = append(out, ownRequest{id: id, msg: sh.WithID(nil, sub, id)})
 	}
-	s.replay = s.replay[:0]
 	return out
 }
 
-// bootstrapAnswer moves the bootstrap on: auto-attach first, then the
-// client's subscriptions.
-func (s *cdpSetup) bootstrapAnswer(h *transport.Head, msg []byte, next func() int64) ([]ownRequest, error) {
-	autoAttach := h.ID == s.autoAttachID
-	if h.HasError {
-		if autoAttach {
-			return nil, fmt.Errorf("the browser refused the bootstrap: %s", truncate(msg, 200))
-		}
-		s.log.Warn().Str("answer", string(truncate(msg, 200))).Msg("a replayed subscription failed")
+// bootstrapAnswer: a refused replay of the client's auto-attach fails the
+// recovery (the client would miss every target); another refused
+// subscription is logged.
+func (s *cdpSetup) bootstrapAnswer(h *transport.Head, msg []byte, _ func() int64) ([]ownRequest, error) {
+	if !h.HasError {
+		return nil, nil
 	}
-	if autoAttach {
-		return s.replayed(next), nil // nothing left when the client's auto-attach was the bootstrap
+	if h.ID == s.autoAttachID {
+		return nil, fmt.Errorf("the browser refused the client's auto-attach again: %s", truncate(msg, 200))
 	}
+	s.log.Warn().Str("answer", string(truncate(msg, 200))).Msg("a replayed subscription failed")
 	return nil, nil
 }

@@ -3,6 +3,7 @@ package relay_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func generation(t *testing.T, inst *served.Instance) int {
 
 func TestCrashWithoutWeakSignalDegradesThenRecovers(t *testing.T) {
 	// After the crash the new browser (with the same flag) takes the
-	// bootstrap, the replayed discovery and the request: 3 messages.
+	// replayed discovery and the request: 2 messages.
 	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=4"), proxy.Spec{})
 	cl := inst.DialCDP(t)
 	cl.Call(1, "Target.setDiscoverTargets", `{"discover":true}`, "")
@@ -62,8 +63,11 @@ func TestCrashWithoutWeakSignalDegradesThenRecovers(t *testing.T) {
 			created++
 		}
 	}
-	if attached == 0 || created == 0 {
-		t.Fatalf("events before the first answer: %+v; want the bootstrap's attachedToTarget and the replayed discovery's targetCreated", events)
+	// What the client asked for (discovery) and nothing more: an
+	// auto-attach it never asked for would hold every new page for a
+	// debugger it never resumes.
+	if created == 0 || attached != 0 {
+		t.Fatalf("events before the first answer: %+v; want the replayed discovery's targetCreated and no attachedToTarget", events)
 	}
 	if g := generation(t, inst); g != 2 {
 		t.Fatalf("generation %d, want 2", g)
@@ -170,26 +174,37 @@ func TestQueueOrderAndIDsAcrossRecovery(t *testing.T) {
 }
 
 func TestBootstrapFailureThenSuccess(t *testing.T) {
-	marker := filepath.Join(t.TempDir(), "failed-once")
-	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=3", "--fake-autoattach-fail-once="+marker), proxy.Spec{})
+	// The fake fails auto-attach in the first process that can create the
+	// marker: none can while its directory is missing, so the client's own
+	// auto-attach on the first browser succeeds, its replay on the second
+	// fails, and the third takes it.
+	markerDir := filepath.Join(t.TempDir(), "later")
+	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=3", "--fake-autoattach-fail-once="+filepath.Join(markerDir, "failed-once")), proxy.Spec{})
 	cl := inst.DialCDP(t)
-	cl.Call(1, "Browser.getVersion", "", "")
+	cl.Call(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`, "")
+	if err := os.Mkdir(markerDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	cl.Call(2, "Browser.getVersion", "", "")
 	crashNow(t, cl)
 	m := cl.Call(4, "Browser.getVersion", "", "")
 	if m.Error != nil {
 		t.Fatalf("after a failed then a good bootstrap: %s", m.Error)
 	}
-	// gen 1 crashed, gen 2 refused the bootstrap, gen 3 took it.
+	// gen 1 crashed, gen 2 refused the replayed auto-attach, gen 3 took it.
 	if g := generation(t, inst); g != 3 {
 		t.Fatalf("generation %d, want 3 (a fresh browser after the failed bootstrap)", g)
 	}
 }
 
 func TestBootstrapFailureTwiceClosesWithAReason(t *testing.T) {
+	// A browser that refuses the client's auto-attach, again on each
+	// relaunch: the client cannot get what it asked for.
 	inst := served.StartInstance(t, served.FakeLaunch(t, "--fake-crash-after=2", "--fake-autoattach-fail"), proxy.Spec{})
 	cl := inst.DialCDP(t)
-	cl.Call(1, "Browser.getVersion", "", "")
+	if m, _ := cl.AnswerOf(1, "Target.setAutoAttach", `{"autoAttach":true,"waitForDebuggerOnStart":false,"flatten":true}`); m.Error == nil {
+		t.Fatalf("the fake took the auto-attach it is told to refuse: %+v", m)
+	}
 	crashNow(t, cl)
 	cl.Send(3, "Browser.getVersion", "", "")
 	err := cl.WaitClosed()
