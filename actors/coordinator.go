@@ -17,6 +17,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/extensions"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
@@ -181,10 +182,14 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	if !bidi { // a world is a browser context over CDP
 		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Log: log})
 	}
+	var ext *extensions.Actor
+	if !bidi { // loaded over CDP
+		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
+	}
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		Report: c.Report, Metrics: c.metrics.Handler(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch,
+		Report: c.Report, Metrics: c.metrics.Handler(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
 			_ = b.SetClients(ctx, n)
@@ -198,6 +203,9 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	sup.Add(b)
 	if wl != nil {
 		sup.Add(wl) // after the browser: it follows its events; before the endpoint: its relays ask it
+	}
+	if ext != nil {
+		sup.Add(ext) // before the endpoint: its relays tell it, its Origin check asks it
 	}
 	sup.Add(p)
 	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/extensions"
 	"github.com/cdpvisor/cdpvisor/actors/proxy/peer"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
@@ -49,6 +50,10 @@ type Spec struct {
 	// Worlds is the instance's book of worlds, served at /context/NAME;
 	// nil: no worlds here.
 	Worlds *worlds.Actor
+	// Extensions is the instance's book of the extensions its clients
+	// loaded through the endpoint, whose websockets (Origin
+	// chrome-extension://ID) it accepts; nil: none are.
+	Extensions *extensions.Actor
 	// BiDi says the instance runs Firefox (its launcher is fixed at
 	// creation): the endpoint serves WebDriver BiDi at BiDiPath, not CDP.
 	BiDi bool

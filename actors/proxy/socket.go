@@ -120,6 +120,9 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 	if world != nil {
 		spec.World, spec.WorldContext = world, worldContext
 	}
+	if p.spec.Extensions != nil {
+		spec.Extensions = p.spec.Extensions
+	}
 	rl := relay.New(spec)
 	if actor.Send(r.Context(), p.mailbox, relayOpened{relay: rl}) != nil {
 		rl.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
@@ -171,6 +174,12 @@ func (p *Actor) dial(ctx context.Context, ep browser.Endpoint, limit int64) (tra
 	return p.watch(c), nil
 }
 
+// originAllowed: the endpoint's own and the allowed Origins, and those of
+// the extensions the instance's clients loaded into its running browser.
 func (p *Actor) originAllowed(r *http.Request) bool {
-	return transport.OriginAllowed(r.Header.Get("Origin"), r.Host, p.spec.AllowOrigins)
+	origin := r.Header.Get("Origin")
+	if transport.OriginAllowed(origin, r.Host, p.spec.AllowOrigins) {
+		return true
+	}
+	return p.spec.Extensions != nil && p.spec.Extensions.AllowsOrigin(r.Context(), origin)
 }

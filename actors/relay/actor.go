@@ -48,7 +48,10 @@ type Spec struct {
 	// the world's context in Endpoint's browser.
 	World        World
 	WorldContext string
-	Log          zerolog.Logger
+	// Extensions hears of the extensions the client loads and uninstalls
+	// (Extensions.loadUnpacked, Extensions.uninstall); nil: nobody.
+	Extensions ExtensionBook
+	Log        zerolog.Logger
 }
 
 // Actor owns one client connection, its browser connection of the

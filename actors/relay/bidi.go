@@ -54,7 +54,7 @@ func (bidi) success(dst []byte, h *transport.Head) []byte {
 // machine, over 10 s on a loaded one).
 func (bidi) bootstrapTimeout() time.Duration { return time.Minute }
 
-func (bidi) newSetup(log zerolog.Logger) clientSetup {
+func (bidi) newSetup(log zerolog.Logger, _ func(extensionNews)) clientSetup {
 	return &bidiSetup{asked: map[int64]bidiRequest{}, alias: map[string]string{}, contexts: newContextBook(), replaying: map[int64]int{}, log: log}
 }
 

@@ -53,24 +53,24 @@ type bidiCommand struct {
 
 func (s *bidiSetup) queued(*transport.Head, []byte) {}
 
-func (s *bidiSetup) sent(h *transport.Head, msg *transport.Message) bool {
+func (s *bidiSetup) sent(h *transport.Head, msg *transport.Message) watching {
 	var c bidiCommand
 	if json.Unmarshal(msg.B, &c) != nil {
-		return false // the browser answers it with the error
+		return unwatched // the browser answers it with the error
 	}
 	if k := resourceRemoved(h); k != nil {
 		if k.many && !hasMember(c.Params, k.removeBy) {
 			// An unsubscribe by event names: replayed in its place.
 			s.asked[h.ID] = bidiRequest{method: c.Method, params: c.Params}
-			return true
+			return watchAfter
 		}
 		if rewritten, ok := s.removeHeld(k, &c); ok {
 			msg.B = append(msg.B[:0], rewritten...)
 		}
-		return false
+		return unwatched
 	}
 	s.asked[h.ID] = bidiRequest{method: c.Method, params: c.Params}
-	return true
+	return watchAfter
 }
 
 // removeHeld forgets the resources a remove request names and rewrites

@@ -19,7 +19,7 @@ type bidiClient struct {
 }
 
 func newBidiClient(t *testing.T) *bidiClient {
-	return &bidiClient{t: t, setup: bidi{}.newSetup(zerolog.Nop()), next: bidiOwnIDBase}
+	return &bidiClient{t: t, setup: bidi{}.newSetup(zerolog.Nop(), nil), next: bidiOwnIDBase}
 }
 
 func (c *bidiClient) ownID() int64 { id := c.next; c.next--; return id }
@@ -40,7 +40,7 @@ func (c *bidiClient) send(id int64, method, params string) (sent string, watch b
 	msg.B = fmt.Appendf(msg.B[:0], `{"id":%d,"method":%q,"params":%s}`, id, method, params)
 	h := head(c.t, string(msg.B))
 	if (bidi{}).kept(&h) {
-		watch = c.setup.sent(&h, msg)
+		watch = c.setup.sent(&h, msg) != unwatched
 	}
 	return string(msg.B), watch
 }

@@ -21,7 +21,7 @@ const internalIDBase = -2_000_000_000
 func (cdp) firstOwnID() int64   { return internalIDBase }
 func (cdp) ownID(id int64) bool { return id <= internalIDBase }
 
-func (cdp) kept(h *transport.Head) bool { return isSubscription(h) }
+func (cdp) kept(h *transport.Head) bool { return isSubscription(h) || isExtensionRequest(h) }
 
 func (cdp) noted(h *transport.Head) bool { return fsm.IsWeakSignal(h.Method) || isBookEvent(h) }
 
@@ -35,8 +35,8 @@ func (cdp) success(dst []byte, h *transport.Head) []byte {
 
 func (cdp) bootstrapTimeout() time.Duration { return 10 * time.Second }
 
-func (cdp) newSetup(log zerolog.Logger) clientSetup {
-	return &cdpSetup{subscribed: map[string][]byte{}, book: newTargetBook(), log: log}
+func (cdp) newSetup(log zerolog.Logger, onExtension func(extensionNews)) clientSetup {
+	return &cdpSetup{subscribed: map[string][]byte{}, book: newTargetBook(), extensions: extensionRequests{}, onExtension: onExtension, log: log}
 }
 
 // Browser-level requests a client makes to subscribe: replayed after a
@@ -57,10 +57,15 @@ func isSubscription(h *transport.Head) bool {
 
 // cdpSetup keeps the client's subscriptions and its book of targets and
 // sessions. The bootstrap is the client's own subscriptions, nothing else.
+// Extensions the client loaded are not loaded again: an extension is the
+// whole browser's, not one client's setup (another client may have
+// uninstalled it), and Chromium itself forgets them when it exits.
 type cdpSetup struct {
 	subscribed   map[string][]byte // the client's last subscription request per method
 	book         *targetBook       // the client's view of targets and sessions
-	autoAttachID int64             // the replay of the client's auto-attach in this attempt
+	extensions   extensionRequests // extension requests awaiting their answers
+	onExtension  func(extensionNews)
+	autoAttachID int64 // the replay of the client's auto-attach in this attempt
 	log          zerolog.Logger
 }
 
@@ -72,14 +77,21 @@ func (s *cdpSetup) queued(h *transport.Head, msg []byte) {
 	}
 }
 
-func (s *cdpSetup) sent(h *transport.Head, msg *transport.Message) bool {
+func (s *cdpSetup) sent(h *transport.Head, msg *transport.Message) watching {
+	if isExtensionRequest(h) {
+		return s.extensions.sent(h, msg.B)
+	}
 	if isSubscription(h) {
 		s.subscribed[string(h.Method)] = append(s.subscribed[string(h.Method)][:0], msg.B...)
 	}
-	return false
+	return unwatched
 }
 
-func (*cdpSetup) answered(*transport.Head, []byte) {}
+func (s *cdpSetup) answered(h *transport.Head, msg []byte) {
+	if news, ok := s.extensions.answered(h, msg); ok && s.onExtension != nil {
+		s.onExtension(news)
+	}
+}
 
 func (s *cdpSetup) event(h *transport.Head, msg []byte) {
 	if isBookEvent(h) {

@@ -32,7 +32,9 @@ type dialect interface {
 	// bootstrapTimeout is how long the next browser has to answer the
 	// bootstrap, unless Spec says.
 	bootstrapTimeout() time.Duration
-	newSetup(log zerolog.Logger) clientSetup
+	// newSetup makes a client's setup; onExtension hears what the client's
+	// extension requests did (CDP's).
+	newSetup(log zerolog.Logger, onExtension func(extensionNews)) clientSetup
 }
 
 // clientSetup is what the client set up on the browser (subscriptions,
@@ -43,7 +45,7 @@ type clientSetup interface {
 	queued(h *transport.Head, msg []byte)
 	// sent sees a request on its way to the browser and may rewrite it (ids
 	// the client knows from an earlier browser); watch asks for its answer.
-	sent(h *transport.Head, msg *transport.Message) (watch bool)
+	sent(h *transport.Head, msg *transport.Message) (watch watching)
 	// answered sees the answer to a watched request.
 	answered(h *transport.Head, msg []byte)
 	// event sees a browser event.

@@ -70,7 +70,7 @@ func (f *fastPath) toBrowser(m *transport.Message) bool {
 		// Recorded before the write: the answer can come before Write
 		// returns. From here the table owns m; the browser's reader may
 		// release it at any time.
-		f.inflight.add(h.ID, m, false)
+		f.inflight.add(h.ID, m, unwatched)
 	}
 	err := f.link.conn.Write(m.B, m.Binary)
 	if err != nil && h.HasID {
@@ -118,8 +118,13 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 	}
 	result := forwarded
 	if h.HasID {
-		if f.inflight.answered(h.ID) && rest == nil {
-			result = forwardedNote // the actor's setup reads it
+		switch f.inflight.answeredOnFastPath(h.ID) {
+		case watchBefore:
+			return notForwarded, nil // the actor reads it, then forwards it
+		case watchAfter:
+			if rest == nil {
+				result = forwardedNote // the actor's setup reads it
+			}
 		}
 	} else if rest == nil && f.dialect.noted(&h) {
 		result = forwardedNote

@@ -60,7 +60,7 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 		run.sendInWorld(msg, h)
 		return
 	}
-	watch := false
+	watch := unwatched
 	if run.dialect.kept(h) {
 		watch = run.setup.sent(h, msg)
 		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
@@ -82,7 +82,7 @@ func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head) {
 	if !run.worldRequest(msg, h) {
 		return
 	}
-	watch := false
+	watch := unwatched
 	if sub != nil {
 		watch = run.setup.sent(&subHead, sub) // CDP's reads and copies it, rewriting nothing
 	}
@@ -91,7 +91,7 @@ func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head) {
 
 // forward writes a client message to the browser, noting a request in
 // flight.
-func (run *relayRun) forward(msg *transport.Message, h *transport.Head, watch bool) {
+func (run *relayRun) forward(msg *transport.Message, h *transport.Head, watch watching) {
 	size := len(msg.B)
 	if run.trace {
 		traceFrame(run.log, toBrowser, h, int64(size))
@@ -146,7 +146,7 @@ func (run *relayRun) onBrowser(m readResult) {
 		return
 	}
 	if h.HasID {
-		if run.inflight.answered(h.ID) {
+		if run.inflight.answered(h.ID) != unwatched {
 			run.setup.answered(&h, m.msg.B)
 		}
 	} else {

@@ -20,13 +20,22 @@ type inflightTable struct {
 	sent uint64 // requests sent, to keep their order
 }
 
-// inflight is one request awaiting its answer; watch: the actor reads
-// the answer.
+// inflight is one request awaiting its answer; watch: whether and when
+// the actor reads the answer.
 type inflight struct {
 	seq   uint64
 	msg   *transport.Message
-	watch bool
+	watch watching
 }
+
+// watching says whether the actor reads a request's answer, and when.
+type watching uint8
+
+const (
+	unwatched   watching = iota
+	watchAfter           // the actor notes it after the client has it (its books may lag a moment)
+	watchBefore          // the actor reads it before the client does: what the client does next counts on it
+)
 
 func newInflightTable() *inflightTable {
 	return &inflightTable{reqs: make(map[int64]inflight, 64)}
@@ -34,7 +43,7 @@ func newInflightTable() *inflightTable {
 
 // add records msg as sent under id; the table owns it from now on. A
 // client that reuses an id gets the browser's answer to the later one.
-func (t *inflightTable) add(id int64, msg *transport.Message, watch bool) {
+func (t *inflightTable) add(id int64, msg *transport.Message, watch watching) {
 	t.mu.Lock()
 	t.sent++
 	old, dup := t.reqs[id]
@@ -47,12 +56,28 @@ func (t *inflightTable) add(id int64, msg *transport.Message, watch bool) {
 
 // answered forgets the request id, which the browser answered, and says
 // whether the actor watches its answer.
-func (t *inflightTable) answered(id int64) (watch bool) {
+func (t *inflightTable) answered(id int64) watching {
 	t.mu.Lock()
 	req, ok := t.reqs[id]
 	delete(t.reqs, id)
 	t.mu.Unlock()
 	if ok {
+		req.msg.Release()
+	}
+	return req.watch
+}
+
+// answeredOnFastPath is answered for the fast path, which forwards only
+// what the actor need not read first: a request watched before the client
+// stays in the table, and the reader hands its answer to the actor.
+func (t *inflightTable) answeredOnFastPath(id int64) watching {
+	t.mu.Lock()
+	req, ok := t.reqs[id]
+	if ok && req.watch != watchBefore {
+		delete(t.reqs, id)
+	}
+	t.mu.Unlock()
+	if ok && req.watch != watchBefore {
 		req.msg.Release()
 	}
 	return req.watch

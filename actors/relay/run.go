@@ -73,12 +73,12 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		quit:           make(chan struct{}),
 		inflight:       newInflightTable(),
 		dialect:        r.dialect,
-		setup:          r.dialect.newSetup(r.log),
 		correlator:     fsm.NewCorrelator(nil),
 		pending:        map[int64]bool{},
 		nextID:         r.dialect.firstOwnID(),
 		bootstrapTimer: time.NewTimer(time.Hour),
 	}
+	run.setup = r.dialect.newSetup(r.log, run.tellExtension)
 	run.bootstrapTimer.Stop()
 	run.machine = fsm.NewConnectionMachine(run.logTransition)
 	if r.spec.World != nil && !r.spec.BiDi {

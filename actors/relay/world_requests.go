@@ -27,6 +27,10 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	case worldListsTargets, worldListsContexts, worldMakesContext:
 		f.rewrites[h.ID] = worldRewrite{rule: rule}
 		return true
+	case worldBrowserWide:
+		run.answerClient(errorAnswer(h.ID, h.SessionID, codeServerError, fmt.Sprintf(errBrowserWide, h.Method, f.w.Name())))
+		msg.Release()
+		return false
 	}
 	p, err := readWorldParams(msg.B)
 	if err != nil {
@@ -72,6 +76,10 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	return true
 }
 
+// errBrowserWide refuses a world's client what only the whole browser's
+// endpoint may do (the method, the world).
+const errBrowserWide = "%s is refused in world %q: an extension is the whole browser's and its service worker lives outside every world; send it on the endpoint without /context/NAME"
+
 // worldRefuse answers a request about a context that is not the world's
 // with Chromium's error for a context it does not know.
 func (run *relayRun) worldRefuse(msg *transport.Message, h *transport.Head, rule worldRule, id string) {
@@ -113,7 +121,7 @@ func (run *relayRun) worldLookedUp(owned bool) {
 	h, _ := transport.ScanHead(l.msg.B)
 	if owned {
 		f.targets[l.target] = true
-		run.forward(l.msg, &h, false)
+		run.forward(l.msg, &h, unwatched)
 	} else {
 		run.answerClient(errorAnswer(h.ID, h.SessionID, codeInvalidParams, errNoTarget))
 		l.msg.Release()

@@ -19,6 +19,7 @@ const (
 	worldNamesTarget                      // a request naming a target (targetId): only the world's
 	worldNamesContext                     // a request taking a browserContextId: the world's unless one of its own is named
 	worldClosesBrowser                    // Browser.close: the world's pages close, the browser stays
+	worldBrowserWide                      // Extensions.loadUnpacked, uninstall: the whole browser's, refused
 )
 
 var worldRules = map[string]worldRule{
@@ -46,6 +47,10 @@ var worldRules = map[string]worldRule{
 	"Browser.resetPermissions":      worldNamesContext,
 	"Browser.setPermission":         worldNamesContext,
 	"Browser.close":                 worldClosesBrowser,
+	// An extension is the whole browser's: its service worker lives outside
+	// every world's context.
+	"Extensions.loadUnpacked": worldBrowserWide,
+	"Extensions.uninstall":    worldBrowserWide,
 }
 
 // worldRuleOf is the rule of a client request; a message that is not a

@@ -21,7 +21,7 @@ var quietFlags = []string{
 	"--no-default-browser-check",
 	"--disable-background-networking",
 	"--disable-default-apps",
-	"--disable-extensions",
+	"--disable-component-extensions-with-background-pages",
 	"--disable-sync",
 	"--disable-translate",
 	"--metrics-recording-only",

@@ -23,12 +23,25 @@ func (f flag) String() string {
 
 // defaultFlags are the seed's flags: quiet, isolated, no background traffic
 // (this machine's closed network refuses it noisily), no component updates.
+//
+// Not --disable-extensions: with it Chromium answers Extensions.loadUnpacked
+// with an id and loads nothing (as with --disable-extensions-except=), and
+// clients load their own extensions through the endpoint. Measured on
+// Chromium 156: loadUnpacked needs nothing more, on the pipe (the root or a
+// browser-target session) or a port, --enable-unsafe-extension-debugging
+// or not; a fresh profile without --disable-extensions runs no extension of
+// its own (no extension target or process; only the PDF viewer, a
+// component extension with no background, is registered, as it is with the
+// flag); an extension loaded over CDP is gone after a relaunch, even on the
+// same profile. --disable-component-extensions-with-background-pages keeps
+// component extensions that would run a background page from starting
+// (Puppeteer's and Playwright's choice too). docs/endpoint.md#extensions.
 var defaultFlags = []flag{
 	{"no-first-run", ""},
 	{"no-default-browser-check", ""},
 	{"disable-background-networking", ""},
 	{"disable-default-apps", ""},
-	{"disable-extensions", ""},
+	{"disable-component-extensions-with-background-pages", ""},
 	{"disable-sync", ""},
 	{"disable-translate", ""},
 	{"metrics-recording-only", ""},

@@ -41,6 +41,13 @@ func TestArgs(t *testing.T) {
 			name: "a start URL of the caller's replaces about:blank", opts: launch.Options{ExtraArgs: []string{"--x", "about:blank"}},
 		},
 		{
+			// Clients load their extensions through the endpoint
+			// (Extensions.loadUnpacked), which --disable-extensions defeats.
+			name: "extensions can be loaded", opts: launch.Options{Headless: true},
+			want:    []string{"--disable-component-extensions-with-background-pages"},
+			wantNot: []string{"--disable-extensions"},
+		},
+		{
 			name: "headed as a user", opts: launch.Options{},
 			wantNot: []string{"--headless=new", "--no-sandbox"},
 		},
