@@ -40,7 +40,7 @@ func newPeer(t testing.TB) (*peer, *Connection) {
 	p := &peer{t: t, in: bufio.NewReader(toPeer), out: toCdpvisor, done: make(chan struct{})}
 	go p.serve(toPeer)
 	pipe := transport.NewPipeConn(fromPeer, fromCdpvisor, func() error { fromPeer.Close(); return fromCdpvisor.Close() })
-	c, err := Start(t.Context(), pipe, zerolog.Nop())
+	c, err := Start(t.Context(), pipe, Spec{Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
