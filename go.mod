@@ -3,6 +3,7 @@ module github.com/cdpvisor/cdpvisor
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/gorilla/websocket v1.5.3
 	github.com/looplab/fsm v1.0.3
 	github.com/mark3labs/mcp-go v1.2.1
@@ -13,7 +14,6 @@ require (
 )
 
 require (
-	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect

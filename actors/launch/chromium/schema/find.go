@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -39,8 +40,8 @@ const headSize = 256
 // decompressed whole. They are tried in the order of how well they
 // compressed: JSON as repetitive as the schema comes before the scripts,
 // images and sounds around it (in Chromium 156 the schema is the third
-// of 31 candidates). Aliases share
-// an entry's bytes, so only entries are looked at.
+// of 31 candidates). Aliases share an entry's bytes, so only entries are
+// looked at.
 func FindInPak(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -51,18 +52,27 @@ func FindInPak(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pak, err := ReadPak(f, info.Size())
+	doc, err := find(f, info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// find is FindInPak on the pack r of size bytes.
+func find(r io.ReaderAt, size int64) ([]byte, error) {
+	pak, err := ReadPak(r, size)
+	if err != nil {
+		return nil, err
 	}
 	var candidates []stored
 	for _, res := range pak.Resources {
 		if res.Size < minStoredSize {
 			continue
 		}
-		s, err := openResource(f, res)
+		s, err := openResource(r, res)
 		if err != nil {
-			return nil, fmt.Errorf("%s: resource %d: %w", path, res.ID, err)
+			return nil, fmt.Errorf("resource %d: %w", res.ID, err)
 		}
 		if s.declared >= minSchemaSize && s.declared <= maxSchemaSize {
 			candidates = append(candidates, s)
@@ -78,12 +88,12 @@ func FindInPak(path string) ([]byte, error) {
 		}
 		doc, err := s.all(maxSchemaSize)
 		if err != nil {
-			return nil, fmt.Errorf("%s: the protocol schema: %w", path, err)
+			return nil, fmt.Errorf("the protocol schema: %w", err)
 		}
 		if !json.Valid(doc) {
-			return nil, fmt.Errorf("%s: the protocol schema: %w: not JSON", path, ErrMalformedResource)
+			return nil, fmt.Errorf("the protocol schema: %w: not JSON", ErrMalformedResource)
 		}
 		return doc, nil
 	}
-	return nil, fmt.Errorf("%w in %s (%d resources, %d large enough)", ErrNoSchema, path, len(pak.Resources), len(candidates))
+	return nil, fmt.Errorf("%w among %d resources (%d large enough)", ErrNoSchema, len(pak.Resources), len(candidates))
 }

@@ -30,7 +30,7 @@ func paksOf(exe, goos, version string) []string {
 	switch goos {
 	case "darwin":
 		frameworks := filepath.Join(filepath.Dir(dir), "Frameworks")
-		out = append(out, byVersion(glob(filepath.Join(frameworks, "*.framework", "Versions", "*", "Resources", "resources.pak")), version, 3)...)
+		out = append(out, byVersion(glob(filepath.Join(frameworks, "*.framework", "Versions", "*", "Resources", "resources.pak")), version, 2)...)
 		out = append(out, glob(filepath.Join(frameworks, "*.framework", "Resources", "resources.pak"))...)
 	case "windows":
 		out = append(out, byVersion(glob(filepath.Join(dir, "*", "resources.pak")), version, 1)...)
@@ -41,7 +41,7 @@ func paksOf(exe, goos, version string) []string {
 }
 
 // byVersion orders packs in versioned directories (the directory up from
-// the pack, skip levels, is named by the version): version's first, then
+// the pack, skip levels up, is named by the version): version's first, then
 // the newest.
 func byVersion(paks []string, version string, skip int) []string {
 	versionOf := func(p string) string {
