@@ -91,3 +91,18 @@ func outlineOf(t *testing.T, doc []byte) outline {
 	}
 	return o
 }
+
+// With --attach the browser is the user's, on its port: /json/protocol is
+// that browser's own answer, fetched from its port (before, the one
+// websocket cdpvisor carries it on answered 404).
+func TestJSONProtocolOfTheUsersBrowserIsItsOwn(t *testing.T) {
+	u := startUsersChromium(t, t.TempDir())
+	s := serveAttached(t, u)
+	got := getSchema(t, s.endpoint+"/json/protocol")
+	if want := getSchema(t, fmt.Sprintf("http://127.0.0.1:%d/json/protocol", u.port(t))); !bytes.Equal(got, want) {
+		t.Errorf("the endpoint's schema (%d bytes) is not the user's browser's (%d bytes)", len(got), len(want))
+	}
+	if n := connectionsTo(t, s.cmd.Process.Pid, u.port(t)); n != 1 {
+		t.Errorf("cdpvisor keeps %d connections to the user's browser, want its one websocket", n)
+	}
+}

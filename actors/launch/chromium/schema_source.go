@@ -67,6 +67,7 @@ func getSchema(ctx context.Context, url string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.Close = true // the one websocket stays cdpvisor's only connection to the user's browser
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
