@@ -81,12 +81,13 @@ func find(r io.ReaderAt, size int64) ([]byte, error) {
 	slices.SortStableFunc(candidates, func(a, b stored) int {
 		return cmp.Compare(b.declared*a.bytes.Size(), a.declared*b.bytes.Size()) // b's ratio against a's
 	})
+	var d decoders
 	for _, s := range candidates {
-		head, err := s.prefix(headSize)
+		head, err := d.prefix(s, headSize)
 		if err != nil || !schemaHead.Match(head) {
 			continue // another resource, or one this reader cannot open: not the schema
 		}
-		doc, err := s.all(maxSchemaSize)
+		doc, err := d.all(s, maxSchemaSize)
 		if err != nil {
 			return nil, fmt.Errorf("the protocol schema: %w", err)
 		}

@@ -19,12 +19,13 @@ func FuzzReadPak(f *testing.F) {
 		if err != nil {
 			return
 		}
+		var d decoders
 		for _, res := range p.Resources {
 			if res.Offset < 0 || res.Size < 0 || res.Offset+res.Size > int64(len(data)) {
 				t.Fatalf("resource %+v outside %d bytes", res, len(data))
 			}
 			if s, err := openResource(r, res); err == nil {
-				_, _ = s.prefix(headSize)
+				_, _ = d.prefix(s, headSize)
 			}
 		}
 		for id, i := range p.Aliases {

@@ -32,16 +32,23 @@ type stored struct {
 	// declared is the size it decompresses to: brotli's header says it,
 	// gzip's trailer says it modulo 2^32, a raw resource is its size.
 	declared int64
-	open     func() (io.Reader, error) // its decompressed bytes
+	codec    codec
 }
+
+type codec int
+
+const (
+	raw codec = iota
+	brotlied
+	gzipped
+)
 
 // openResource reads a resource's head (and a gzip trailer) to tell how
 // it is stored; it decompresses nothing yet.
 func openResource(r io.ReaderAt, res Resource) (stored, error) {
-	sec := io.NewSectionReader(r, res.Offset, res.Size)
-	s := stored{bytes: sec, declared: res.Size, open: func() (io.Reader, error) { return io.NewSectionReader(sec, 0, res.Size), nil }}
+	s := stored{bytes: io.NewSectionReader(r, res.Offset, res.Size), declared: res.Size}
 	var head [brotliHeader]byte
-	n, err := sec.ReadAt(head[:], 0)
+	n, err := s.bytes.ReadAt(head[:], 0)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return stored{}, err
 	}
@@ -49,24 +56,44 @@ func openResource(r io.ReaderAt, res Resource) (stored, error) {
 	case n >= brotliHeader && bytes.HasPrefix(head[:], brotliMagic):
 		var size [8]byte
 		copy(size[:6], head[2:8])
-		s.declared = int64(binary.LittleEndian.Uint64(size[:]))
-		s.open = func() (io.Reader, error) {
-			return brotli.NewReader(io.NewSectionReader(sec, brotliHeader, res.Size-brotliHeader)), nil
-		}
+		s.declared, s.codec = int64(binary.LittleEndian.Uint64(size[:])), brotlied
 	case n >= len(gzipMagic) && bytes.HasPrefix(head[:n], gzipMagic) && res.Size >= 18: // 10 bytes of header, 8 of trailer
 		var isize [4]byte
-		if _, err := sec.ReadAt(isize[:], res.Size-4); err != nil {
+		if _, err := s.bytes.ReadAt(isize[:], res.Size-4); err != nil {
 			return stored{}, err
 		}
-		s.declared = int64(binary.LittleEndian.Uint32(isize[:]))
-		s.open = func() (io.Reader, error) { return gzip.NewReader(io.NewSectionReader(sec, 0, res.Size)) }
+		s.declared, s.codec = int64(binary.LittleEndian.Uint32(isize[:])), gzipped
 	}
 	return s, nil
 }
 
+// decoders decompress the resources of one pack, one at a time: the brotli
+// reader is reused, as its window (up to 16 MB) is what a look costs.
+type decoders struct {
+	brotli *brotli.Reader
+}
+
+// open starts reading s's decompressed bytes from their beginning.
+func (d *decoders) open(s stored) (io.Reader, error) {
+	whole := io.NewSectionReader(s.bytes, 0, s.bytes.Size())
+	switch s.codec {
+	case brotlied:
+		stream := io.NewSectionReader(s.bytes, brotliHeader, s.bytes.Size()-brotliHeader)
+		if d.brotli == nil {
+			d.brotli = brotli.NewReader(stream)
+		} else if err := d.brotli.Reset(stream); err != nil {
+			return nil, err
+		}
+		return d.brotli, nil
+	case gzipped:
+		return gzip.NewReader(whole)
+	}
+	return whole, nil
+}
+
 // prefix decompresses the first n bytes (fewer if it is shorter).
-func (s stored) prefix(n int) ([]byte, error) {
-	rd, err := s.open()
+func (d *decoders) prefix(s stored, n int) ([]byte, error) {
+	rd, err := d.open(s)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedResource, err)
 	}
@@ -81,8 +108,8 @@ func (s stored) prefix(n int) ([]byte, error) {
 // all decompresses the whole resource, refusing one larger than limit. It
 // reads into one buffer of the declared size (plus the byte that tells the
 // end), so a schema costs its own size and not a doubling buffer's.
-func (s stored) all(limit int64) ([]byte, error) {
-	rd, err := s.open()
+func (d *decoders) all(s stored, limit int64) ([]byte, error) {
+	rd, err := d.open(s)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedResource, err)
 	}
