@@ -117,8 +117,14 @@ func TestABrokenSchemaResourceIsAnError(t *testing.T) {
 			t.Errorf("%s cut short: err %v, want ErrMalformedResource", name, err)
 		}
 	}
+	misdeclared := brotliResource(doc)
+	misdeclared[2]++ // the header's size, one more than the stream holds
+	pak := buildPak(5, []entry{{1, misdeclared}}, nil)
+	if _, err := find(bytes.NewReader(pak), int64(len(pak))); !errors.Is(err, ErrMalformedResource) {
+		t.Errorf("a size its stream does not have: err %v, want ErrMalformedResource", err)
+	}
 	notJSON := append(bytes.Clone(doc[:len(doc)-1]), ']')
-	pak := buildPak(5, []entry{{1, brotliResource(notJSON)}}, nil)
+	pak = buildPak(5, []entry{{1, brotliResource(notJSON)}}, nil)
 	if _, err := find(bytes.NewReader(pak), int64(len(pak))); !errors.Is(err, ErrMalformedResource) {
 		t.Errorf("not JSON: err %v, want ErrMalformedResource", err)
 	}

@@ -124,6 +124,9 @@ func (d *decoders) all(s stored, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("%w: larger than %d bytes", ErrMalformedResource, limit)
 		}
 		if errors.Is(err, io.EOF) {
+			if s.codec == brotlied && int64(len(buf)) != s.declared || s.codec == gzipped && int64(uint32(len(buf))) != s.declared {
+				return nil, fmt.Errorf("%w: %d bytes, its header says %d", ErrMalformedResource, len(buf), s.declared)
+			}
 			return buf, nil
 		}
 		if err != nil {
