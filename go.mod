@@ -3,6 +3,7 @@ module github.com/cdpvisor/cdpvisor
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/gorilla/websocket v1.5.3
 	github.com/looplab/fsm v1.0.3
 	github.com/mark3labs/mcp-go v1.2.1

@@ -48,6 +48,7 @@ type Connection struct {
 
 	browserTarget string  // the browser target's id
 	version       Version // what Browser.getVersion said at start
+	schema        Schema  // /json/protocol's source; nil: none
 
 	// Owned by the reader goroutine.
 	sessions map[string]*Session // by the session's own id
@@ -87,12 +88,26 @@ type Wire interface {
 	Close(code int, reason string)
 }
 
+// Spec is what a Connection is told besides its wire.
+type Spec struct {
+	Log zerolog.Logger
+	// Schema is where /json/protocol's document comes from: the browser's
+	// launcher knows its executable, this package only the wire. Nil: the
+	// request is answered 404.
+	Schema Schema
+}
+
+// Schema returns the protocol schema of the browser that said it is v, the
+// document its own HTTP server would serve at /json/protocol. The
+// Connection does not change the bytes.
+type Schema func(ctx context.Context, v Version) ([]byte, error)
+
 // Start takes over pipe (the browser's fds 3 and 4, seen from cdpvisor, or
 // a websocket) and returns once the browser answered on it: its version
 // and its browser target. On failure the pipe is closed.
-func Start(ctx context.Context, pipe Wire, log zerolog.Logger) (*Connection, error) {
+func Start(ctx context.Context, pipe Wire, spec Spec) (*Connection, error) {
 	c := &Connection{
-		pipe: pipe, mailbox: make(chan call, 64), done: make(chan struct{}), log: log,
+		pipe: pipe, mailbox: make(chan call, 64), done: make(chan struct{}), log: spec.Log, schema: spec.Schema,
 		sessions: map[string]*Session{}, children: map[string]*Session{}, calls: map[int64]call{},
 	}
 	go c.read() // owned: ends when the pipe closes (Close, or the browser's exit)

@@ -14,8 +14,9 @@ import (
 // RoundTrip answers the browser's /json surface from CDP on the root
 // session, as Chromium answers it on a debugging port: a pipe has no HTTP
 // server. URLs name the request's host; the endpoint rewrites them to its
-// own. What Chromium serves besides (the DevTools frontend's files, the
-// protocol schema) a pipe cannot give: 404, saying so.
+// own. The protocol schema comes from the Connection's Schema. What
+// Chromium serves besides (the DevTools frontend's files) a pipe cannot
+// give: 404, saying so.
 func (c *Connection) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		_ = req.Body.Close()
@@ -43,7 +44,7 @@ func (c *Connection) RoundTrip(req *http.Request) (*http.Response, error) {
 	case "close":
 		return c.onTarget(req, "Target.closeTarget", arg, "Target is closing")
 	case "protocol":
-		return reply(req, http.StatusNotFound, "text/plain", []byte("cdpvisor runs this browser over its debugging pipe, which does not serve the protocol schema; see https://chromedevtools.github.io/devtools-protocol/"))
+		return c.jsonProtocol(req)
 	}
 	return reply(req, http.StatusNotFound, "text/plain", []byte("Unknown command: "+cmd))
 }

@@ -29,6 +29,12 @@ type peer struct {
 // newPeer returns a started Connection over os pipes to a peer.
 func newPeer(t testing.TB) (*peer, *Connection) {
 	t.Helper()
+	return newPeerSpec(t, Spec{Log: zerolog.Nop()})
+}
+
+// newPeerSpec is newPeer with the Connection's Spec.
+func newPeerSpec(t testing.TB, spec Spec) (*peer, *Connection) {
+	t.Helper()
 	toPeer, fromCdpvisor, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +46,7 @@ func newPeer(t testing.TB) (*peer, *Connection) {
 	p := &peer{t: t, in: bufio.NewReader(toPeer), out: toCdpvisor, done: make(chan struct{})}
 	go p.serve(toPeer)
 	pipe := transport.NewPipeConn(fromPeer, fromCdpvisor, func() error { fromPeer.Close(); return fromCdpvisor.Close() })
-	c, err := Start(t.Context(), pipe, zerolog.Nop())
+	c, err := Start(t.Context(), pipe, spec)
 	if err != nil {
 		t.Fatal(err)
 	}

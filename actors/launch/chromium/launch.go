@@ -112,9 +112,10 @@ func classifyStderr(lines []string) (launch.Cause, bool) {
 }
 
 // connectPipe takes a piped browser's connection over: every client of the
-// browser is a session on it (see actors/multiplex).
+// browser is a session on it (see actors/multiplex), and its protocol
+// schema is its executable's.
 func connectPipe(ctx context.Context, p *launch.Process, pipe *transport.PipeConn, log zerolog.Logger) (func(), error) {
-	conn, err := multiplex.Start(ctx, pipe, log)
+	conn, err := multiplex.Start(ctx, pipe, multiplex.Spec{Log: log, Schema: executableSchema(p.Facts)})
 	if err != nil {
 		return nil, err
 	}

@@ -69,17 +69,17 @@ func (u UsersBrowser) attach(ctx context.Context, opts launch.Options) (*launch.
 	if err != nil {
 		return nil, err
 	}
-	conn, err := multiplex.Start(ctx, ws, opts.Log)
+	f := launch.Facts{Browser: opts.Browser, HostPort: multiplex.Host, Port: port, UserDataDir: u.Profile}
+	if found, err := launch.LocalBrowsersOn(u.Profile); err == nil && len(found) == 1 {
+		f.Pid, f.Args = found[0].Pid, found[0].Args
+	}
+	conn, err := multiplex.Start(ctx, ws, multiplex.Spec{Log: opts.Log, Schema: portSchema(port, executableSchema(f))})
 	if err != nil {
 		return nil, err
 	}
-	f := launch.Facts{Browser: opts.Browser, WSURL: conn.BrowserURL(), HostPort: multiplex.Host, Port: port,
-		UserDataDir: u.Profile, Reach: conn}
+	f.WSURL, f.Reach = conn.BrowserURL(), conn
 	if v := conn.Version().Product; v != "" {
 		f.Browser.Version = v
-	}
-	if found, err := launch.LocalBrowsersOn(u.Profile); err == nil && len(found) == 1 {
-		f.Pid, f.Args = found[0].Pid, found[0].Args
 	}
 	watch := func(stop <-chan struct{}) {
 		select {
