@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -28,12 +29,36 @@ func (c *Coordinator) CloseWorld(ctx context.Context, ref, name string) error {
 	if err := worlds.CheckName(name); err != nil {
 		return err
 	}
-	return inst.Worlds.Close(ctx, name)
+	return inst.Proxy.CloseWorld(ctx, name) // its port closes with it
 }
 
-// WorldEndpoint is the CDP endpoint of a world of an instance ("" for the
-// default one): http://127.0.0.1:PORT/context/NAME. The world is made on
-// its first use.
+// OpenWorld makes a world of an instance ("" for the default one), or
+// finds it open, and answers its endpoints: its own port
+// (http://127.0.0.1:WPORT) and its path. Nothing is launched.
+func (c *Coordinator) OpenWorld(ctx context.Context, ref, name string) (state.WorldStatus, error) {
+	inst, err := c.worldsOf(ctx, ref)
+	if err != nil {
+		return state.WorldStatus{}, err
+	}
+	if err := worlds.CheckName(name); err != nil {
+		return state.WorldStatus{}, err
+	}
+	return inst.Proxy.OpenWorld(ctx, name)
+}
+
+// WorldStatuses lists the worlds of an instance ("" for the default one)
+// with their endpoints, clients and pages.
+func (c *Coordinator) WorldStatuses(ctx context.Context, ref string) ([]state.WorldStatus, error) {
+	inst, err := c.worldsOf(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return inst.Proxy.WorldStatuses(ctx)
+}
+
+// WorldEndpoint is the path form of a world's CDP endpoint, of an instance
+// ("" for the default one): http://127.0.0.1:PORT/context/NAME. The world
+// is made on its first use.
 func (c *Coordinator) WorldEndpoint(ctx context.Context, ref, name string) (string, error) {
 	inst, err := c.worldsOf(ctx, ref)
 	if err != nil {

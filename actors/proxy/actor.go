@@ -88,6 +88,12 @@ type Actor struct {
 	mailbox  chan any
 	stopped  chan struct{} // closed when shutdown is over: nobody reads the mailbox after
 	client   *http.Client  // to the browser's /json surface
+	// worldNews hears the worlds made and closed (worldPortsOn), whose
+	// ports Serve opens and closes.
+	worldNews chan worlds.News
+	// portOf remembers each world's port number for the process's life;
+	// touched only by Serve's goroutine.
+	portOf map[string]int
 }
 
 // Listen binds the stable endpoint on 127.0.0.1:port (0 = any free port).
@@ -118,12 +124,14 @@ func New(spec Spec, l net.Listener) *Actor {
 		l = peer.OwnerOnly(l, spec.Log)
 	}
 	return &Actor{
-		spec:     spec,
-		listener: l,
-		port:     l.Addr().(*net.TCPAddr).Port,
-		mailbox:  make(chan any),
-		stopped:  make(chan struct{}),
-		client:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
+		spec:      spec,
+		listener:  l,
+		port:      l.Addr().(*net.TCPAddr).Port,
+		mailbox:   make(chan any),
+		stopped:   make(chan struct{}),
+		client:    &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
+		worldNews: make(chan worlds.News, worldNewsRoom),
+		portOf:    map[string]int{},
 	}
 }
 
@@ -185,20 +193,37 @@ func (p *Actor) Serve(ctx context.Context) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(keepOpen{p.listener}) }()
 	relays := map[*relay.Actor]struct{}{}
+	// Following ends with this Serve, however it ends.
+	fctx, unfollow := context.WithCancel(ctx)
+	defer unfollow()
+	run := worldPortsRun{ctx: ctx, ports: map[string]*worldPort{}}
+	defer p.closeWorldPorts(run)
+	if !p.followWorlds(fctx, run) {
+		return p.shutdown(ctx, srv, served, relays, run)
+	}
 	for {
 		select {
 		case m := <-p.mailbox:
-			p.handle(ctx, m, relays)
+			p.handle(ctx, m, relays, run)
+		case n := <-p.worldNews:
+			p.onWorldNews(run, n)
 		case err := <-served:
 			return fmt.Errorf("endpoint stopped serving: %w", err)
 		case <-ctx.Done():
-			return p.shutdown(ctx, srv, served, relays)
+			return p.shutdown(ctx, srv, served, relays, run)
 		}
 	}
 }
 
-func (p *Actor) handle(ctx context.Context, m any, relays map[*relay.Actor]struct{}) {
+func (p *Actor) handle(ctx context.Context, m any, relays map[*relay.Actor]struct{}, run worldPortsRun) {
 	switch m := m.(type) {
+	case worldPortAsk:
+		p.takeWorldNews(run)
+		ports := make(map[string]int, len(run.ports))
+		for name, wp := range run.ports {
+			ports[name] = wp.port
+		}
+		m.reply <- ports
 	case relayOpened:
 		relays[m.relay] = struct{}{}
 		p.tellClients(ctx, len(relays))
@@ -221,11 +246,12 @@ func (p *Actor) tellClients(ctx context.Context, n int) {
 	}
 }
 
-func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan error, relays map[*relay.Actor]struct{}) error {
+func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan error, relays map[*relay.Actor]struct{}, run worldPortsRun) error {
 	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
 	defer cancel()
 	defer close(p.stopped)
-	p.listener.Close()     // the process is ending: release the port
+	p.listener.Close() // the process is ending: release the port
+	p.closeWorldPorts(run)
 	_ = srv.Shutdown(sctx) // plain requests finish
 	<-served
 	p.client.CloseIdleConnections()
@@ -233,7 +259,7 @@ func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan erro
 	for len(relays) > 0 {
 		select {
 		case m := <-p.mailbox:
-			p.handle(ctx, m, relays) // ctx is done: nobody is told of the count any more
+			p.handle(ctx, m, relays, run) // ctx is done: nobody is told of the count any more
 		case <-sctx.Done():
 			p.spec.Log.Warn().Int("relays", len(relays)).Msg("relays did not end in time")
 			return nil

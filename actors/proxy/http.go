@@ -53,6 +53,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == state.HealthPath:
 		p.serveHealth(w, r)
+	case r.URL.Path == state.WorldsPath || strings.HasPrefix(r.URL.Path, state.WorldsPath+"/"):
+		p.serveWorldRequest(w, r)
 	case r.URL.Path == state.ReportPath:
 		p.serveReport(w, r)
 	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:

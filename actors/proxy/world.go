@@ -20,6 +20,14 @@ const WorldPrefix = "/context/"
 // WorldEndpoint is the HTTP endpoint of the world called name.
 func (p *Actor) WorldEndpoint(name string) string { return p.Endpoint() + WorldPrefix + name }
 
+// worldAt is a world as a request reached it: by name under /context/NAME
+// (prefix is that path, which every URL it is handed carries), or on the
+// world's own port (no prefix).
+type worldAt struct {
+	name   string
+	prefix string
+}
+
 // serveWorld answers a request under /context/NAME.
 func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
 	// The name as sent: an escaped '/' or anything else escaped in it is
@@ -30,6 +38,13 @@ func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rest := "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, WorldPrefix+name), "/")
+	p.serveWorldRest(w, r, worldAt{name: name, prefix: WorldPrefix + name}, rest)
+}
+
+// serveWorldRest answers a world's request for rest, its path within the
+// world's endpoint: the same wall whichever way the world was reached.
+func (p *Actor) serveWorldRest(w http.ResponseWriter, r *http.Request, at worldAt, rest string) {
+	name := at.name
 	switch {
 	case p.spec.BiDi:
 		http.Error(w, "cdpvisor: worlds are browser contexts of a Chromium-family browser over CDP; this endpoint runs Firefox", http.StatusNotFound)
@@ -40,7 +55,7 @@ func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(rest, "/devtools/page/"):
 		p.serveSocket(w, r, socket{target: pageTarget, path: rest, world: name})
 	case rest == "/json" || strings.HasPrefix(rest, "/json/"):
-		p.serveWorldJSON(w, r, name, rest)
+		p.serveWorldJSON(w, r, at, rest)
 	default:
 		// The DevTools frontend's files and the like: the browser's own.
 		p.forwardPath(w, r, rest)

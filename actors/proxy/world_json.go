@@ -18,7 +18,8 @@ import (
 // serveWorldJSON answers a world's /json surface as Chromium answers its
 // own, for the world alone: its targets, pages made in its context, and
 // every URL pointing back at the world's endpoint.
-func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, name, rest string) {
+func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, at worldAt, rest string) {
+	name := at.name
 	command, arg, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(rest, "/json"), "/"), "/")
 	if command == "protocol" {
 		p.forwardPath(w, r, rest) // the same for every world
@@ -48,11 +49,11 @@ func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, name, res
 	}
 	switch command {
 	case "version":
-		p.worldVersion(w, r, world, ep)
+		p.worldVersion(w, r, at, ep)
 	case "", "list":
-		p.worldList(w, r, world, ep)
+		p.worldList(w, r, world, at, ep)
 	case "new":
-		p.worldNewPage(w, r, world, ep)
+		p.worldNewPage(w, r, world, at, ep)
 	case "activate", "close":
 		if p.worldHasTarget(w, r, world, ep, arg) {
 			p.forwardPath(w, r, rest)
@@ -61,15 +62,15 @@ func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, name, res
 }
 
 // worldVersion is /json/version with the world's browser websocket.
-func (p *Actor) worldVersion(w http.ResponseWriter, r *http.Request, world *worlds.World, ep browser.Endpoint) {
+func (p *Actor) worldVersion(w http.ResponseWriter, r *http.Request, at worldAt, ep browser.Endpoint) {
 	body, status, ok := p.browserJSON(w, r, ep, "/json/version")
 	if ok {
-		writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, world.Name())))
+		writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, at.prefix)))
 	}
 }
 
 // worldList is /json/list of the world's targets alone.
-func (p *Actor) worldList(w http.ResponseWriter, r *http.Request, world *worlds.World, ep browser.Endpoint) {
+func (p *Actor) worldList(w http.ResponseWriter, r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) {
 	targets, err := p.spec.Worlds.Targets(r.Context(), world, ep)
 	if err != nil {
 		p.worldUnavailable(w, r, world.Name(), err)
@@ -82,7 +83,7 @@ func (p *Actor) worldList(w http.ResponseWriter, r *http.Request, world *worlds.
 	body = filterList(body, func(e listEntry) bool {
 		return slices.ContainsFunc(targets, func(t worlds.Target) bool { return t.ID == e.ID })
 	})
-	writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, world.Name())))
+	writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, at.prefix)))
 }
 
 // newPageWait bounds how long /json/new waits for the browser to list the
@@ -91,7 +92,7 @@ const newPageWait = 2 * time.Second
 
 // worldNewPage is /json/new: a page in the world's context, answered as
 // Chromium answers, with the page's /json/list entry.
-func (p *Actor) worldNewPage(w http.ResponseWriter, r *http.Request, world *worlds.World, ep browser.Endpoint) {
+func (p *Actor) worldNewPage(w http.ResponseWriter, r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) {
 	target := r.URL.RawQuery // Chromium takes the query as the URL, escaped or not
 	if u, err := url.QueryUnescape(target); err == nil {
 		target = u
@@ -114,7 +115,7 @@ func (p *Actor) worldNewPage(w http.ResponseWriter, r *http.Request, world *worl
 				var out bytes.Buffer
 				_ = json.Indent(&out, raw, "", "   ")
 				out.WriteByte('\n')
-				writeJSONBody(w, http.StatusOK, p.tokened(r, worldURLs(out.Bytes(), r.Host, world.Name())))
+				writeJSONBody(w, http.StatusOK, p.tokened(r, worldURLs(out.Bytes(), r.Host, at.prefix)))
 				return
 			}
 		}
@@ -143,11 +144,16 @@ func (p *Actor) browserJSON(w http.ResponseWriter, r *http.Request, ep browser.E
 }
 
 // worldURLs points the websocket URLs of a /json answer (rewritten to the
-// endpoint already) at the world's endpoint: its browser socket, its pages'
-// sockets, and the DevTools frontend's ws= parameter.
-func worldURLs(body []byte, host, name string) []byte {
+// endpoint already) at the world's endpoint under prefix, /context/NAME:
+// its browser socket, its pages' sockets, and the DevTools frontend's ws=
+// parameter. On the world's own port (no prefix) they are right as they
+// are.
+func worldURLs(body []byte, host, prefix string) []byte {
+	if prefix == "" {
+		return body
+	}
 	for _, kind := range []string{"/devtools/browser/", "/devtools/page/"} {
-		body = bytes.ReplaceAll(body, []byte(host+kind), []byte(host+WorldPrefix+name+kind))
+		body = bytes.ReplaceAll(body, []byte(host+kind), []byte(host+prefix+kind))
 	}
 	return body
 }

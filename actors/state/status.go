@@ -43,13 +43,28 @@ type InstanceStatus struct {
 }
 
 // WorldStatus is one world of an instance: a browser context of its own on
-// the instance's browser, at Endpoint (http://127.0.0.1:PORT/context/NAME).
+// the instance's browser, at Endpoint (its own port,
+// http://127.0.0.1:WPORT) and at PathEndpoint
+// (http://127.0.0.1:PORT/context/NAME). It is also the answer of the
+// coordinator's world requests (WorldsPath).
 type WorldStatus struct {
-	Name     string `json:"name"`
-	Endpoint string `json:"endpoint"`
-	Clients  int    `json:"clients"` // its client connections
-	Pages    int    `json:"pages"`   // its pages in the running browser
+	Name string `json:"name"`
+	// Endpoint is the world's port form; the path form where worlds have
+	// no ports (an endpoint beyond loopback, serve --listen).
+	Endpoint     string `json:"endpoint"`
+	PathEndpoint string `json:"path_endpoint"`
+	Port         int    `json:"port,omitempty"`    // the world's own port; 0: none
+	WS           string `json:"ws,omitempty"`      // its browser websocket, on Endpoint
+	Clients      int    `json:"clients"`           // its client connections
+	Pages        int    `json:"pages"`             // its pages in the running browser
+	Created      bool   `json:"created,omitempty"` // made by the request that answers it
 }
+
+// WorldsPath is where a coordinator's endpoint makes, lists and closes its
+// worlds for other processes of its owner (wrap --isolate, cdpvisor
+// world): GET WorldsPath lists them, PUT WorldsPath/NAME makes or finds
+// one, GET shows one, DELETE closes one; each answers WorldStatus JSON.
+const WorldsPath = "/cdpvisor/worlds"
 
 // Collect reads every state file and asks each live coordinator's
 // instances how they are (health answers never launch a browser); log

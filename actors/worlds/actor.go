@@ -50,6 +50,9 @@ type Actor struct {
 	spec    Spec
 	mailbox chan any
 	book    map[string]*world // touched only by Serve's goroutine; outlives a restart of Serve
+	// followers hear every world made or closed (News); touched only by
+	// Serve's goroutine.
+	followers []follower
 }
 
 // New makes an actor; it does nothing until served.

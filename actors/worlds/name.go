@@ -1,6 +1,7 @@
 package worlds
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 )
@@ -35,4 +36,16 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w %q: %s, and not . or ..", ErrBadName, name, NameRule)
 	}
 	return nil
+}
+
+// FreshName is a new world's name when none is given (wrap --isolate,
+// browser_context open): agent- and 8 random letters and digits.
+func FreshName() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return "agent-" + string(b[:])
 }

@@ -45,16 +45,19 @@ const nameWant = "a string: a world's name, e.g. agent-1"
 func browserContext(d deps) server.ServerTool {
 	def := toolDef{
 		name: "browser_context", title: "Manage worlds",
-		description: "List and close an instance's worlds. A world is a browser context of its own on the instance's shared browser, " +
-			"a whole CDP endpoint at http://127.0.0.1:PORT/context/NAME, made on its first use: its clients see and touch only its pages, " +
+		description: "Open, list and close an instance's worlds. A world is a browser context of its own on the instance's shared browser, " +
+			"a whole CDP endpoint on a loopback port of its own (endpoint, http://127.0.0.1:WPORT) and at http://127.0.0.1:PORT/context/NAME " +
+			"(path_endpoint), made by open or on its first use: its clients see and touch only its pages, " +
 			"cookies, storage and downloads (which land in its own folder, see download_list's context).",
 		params: []param{
-			{name: "action", want: "a string: list or close", schema: map[string]any{"type": "string", "enum": []string{"list", "close"},
-				"description": "What to do. list = the instance's open worlds with their endpoint, clients and pages; " +
-					"close = close a world (takes name): its clients' connections close, its pages close, and its name is free again " +
+			{name: "action", want: "a string: open, list or close", schema: map[string]any{"type": "string", "enum": []string{"open", "list", "close"},
+				"description": "What to do. open = make a world (name optional: a fresh agent-… name), or find it open, and answer its endpoint " +
+					"(give it to any CDP client: Puppeteer's browserURL, Playwright's connectOverCDP, chromedriver's debuggerAddress); " +
+					"list = the instance's open worlds with their endpoints, clients and pages; " +
+					"close = close a world (takes name): its clients' connections close, its pages close, its port closes, and its name is free again " +
 					"(used again, it makes a new world, without the old one's cookies)."}},
 			{name: "name", want: nameWant, schema: map[string]any{"type": "string",
-				"description": "For close: the world's name, as in /context/NAME (browser_context list shows them)."}},
+				"description": "For open (optional: left out, a fresh name) and close: the world's name, as in /context/NAME (browser_context list shows them)."}},
 			instanceParam,
 		},
 		required:    []string{"action"},
@@ -63,11 +66,11 @@ func browserContext(d deps) server.ServerTool {
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, args contextArgs) (*mcp.CallToolResult, error) {
 		tool := def.name
 		switch args.Action {
-		case "list", "close":
+		case "open", "list", "close":
 		case "":
-			return toolErrorf(tool, "action is required: list or close")
+			return toolErrorf(tool, "action is required: open, list or close")
 		default:
-			return toolErrorf(tool, "unknown action %q: want list or close", args.Action)
+			return toolErrorf(tool, "unknown action %q: want open, list or close", args.Action)
 		}
 		tool += " " + args.Action
 		if args.Action == "list" && args.Name != nil {
@@ -84,6 +87,9 @@ func browserContext(d deps) server.ServerTool {
 		if inst.Worlds == nil {
 			return toolErrorf(tool, "instance %s serves WebDriver BiDi (Firefox): worlds are browser contexts of a Chromium-family browser over CDP; "+
 				"pass instance as a Chromium one", inst.ID)
+		}
+		if args.Action == "open" {
+			return openWorld(ctx, d, tool, inst.ID, args.Name)
 		}
 		list, err := instanceWorlds(ctx, d, inst.ID, string(inst.Protocol))
 		if err != nil {
@@ -103,7 +109,7 @@ func browserContext(d deps) server.ServerTool {
 func listWorlds(id, endpoint string, list []state.WorldStatus) (*mcp.CallToolResult, error) {
 	var b strings.Builder
 	if len(list) == 0 {
-		fmt.Fprintf(&b, "instance %s has no open worlds; a world is made on its first use: point a client at %s%sNAME\n", id, endpoint, worldPrefix)
+		fmt.Fprintf(&b, "instance %s has no open worlds; open one (action open), or point a client at %s%sNAME\n", id, endpoint, worldPrefix)
 	} else {
 		fmt.Fprintf(&b, "instance %s has %d open world(s):\n", id, len(list))
 	}
@@ -111,6 +117,39 @@ func listWorlds(id, endpoint string, list []state.WorldStatus) (*mcp.CallToolRes
 		b.WriteString(worldLine(w))
 	}
 	return result(worldsAnswer{Instance: id, Worlds: list}, b.String())
+}
+
+// worldOpenedAnswer is browser_context open's structured answer: the world
+// with its endpoints. Fields in the order of their JSON names.
+type worldOpenedAnswer struct {
+	Created  bool              `json:"created"`
+	Instance string            `json:"instance"`
+	World    state.WorldStatus `json:"world"`
+}
+
+// openWorld is browser_context open: the world called name (a fresh one
+// when left out), made or found open.
+func openWorld(ctx context.Context, d deps, tool, id string, name *string) (*mcp.CallToolResult, error) {
+	n := worlds.FreshName()
+	if name != nil {
+		n = strings.TrimSpace(*name)
+		if err := worlds.CheckName(n); err != nil {
+			return toolError(tool, err)
+		}
+	}
+	ws, err := d.c.OpenWorld(ctx, id, n)
+	if err != nil {
+		return toolError(tool, err)
+	}
+	created := ws.Created
+	ws.Created = false // said once, beside the world
+	how := "opened"
+	if !created {
+		how = "found open"
+	}
+	return result(worldOpenedAnswer{Created: created, Instance: id, World: ws},
+		fmt.Sprintf("world %s of instance %s %s: endpoint %s (its own port; any CDP client), path endpoint %s, browser websocket %s",
+			n, id, how, ws.Endpoint, ws.PathEndpoint, ws.WS))
 }
 
 // worldPrefix is where an endpoint serves its worlds, for the texts.

@@ -15,22 +15,10 @@ func instanceWorlds(ctx context.Context, d deps, id, protocol string) ([]state.W
 	if protocol == string(launch.ProtocolBiDi) {
 		return nil, nil
 	}
-	list, err := d.c.Worlds(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]state.WorldStatus, 0, len(list))
-	for _, w := range list {
-		ep, err := d.c.WorldEndpoint(ctx, id, w.Name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, state.WorldStatus{Name: w.Name, Endpoint: ep, Clients: w.Clients, Pages: w.Pages})
-	}
-	return out, nil
+	return d.c.WorldStatuses(ctx, id)
 }
 
 // worldLine is a world in a line of text, under its instance's.
 func worldLine(w state.WorldStatus) string {
-	return fmt.Sprintf("  world %s at %s: %d client(s), %d page(s)\n", w.Name, w.Endpoint, w.Clients, w.Pages)
+	return fmt.Sprintf("  world %s at %s (%s): %d client(s), %d page(s)\n", w.Name, w.Endpoint, w.PathEndpoint, w.Clients, w.Pages)
 }

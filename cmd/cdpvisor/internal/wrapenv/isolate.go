@@ -1,13 +1,15 @@
 package wrapenv
 
 import (
-	"crypto/rand"
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -69,15 +71,7 @@ func (i *Isolate) Check() error {
 
 // FreshName is the name of a child's own world: agent- and 8 random
 // letters and digits.
-func FreshName() string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return "agent-" + string(b[:])
-}
+func FreshName() string { return worlds.FreshName() }
 
 // Apply is the target the child gets: t itself without --isolate, else its
 // world's. A fresh world on a coordinator in another process is leased to
@@ -95,28 +89,56 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	if fresh {
 		name = FreshName()
 	}
-	w, err := World(t, name)
-	if err != nil {
-		return t, err
-	}
 	if fresh && lease {
+		// Before the world is made: a wrap killed in between leaves a lease
+		// of no world, which the coordinator removes.
 		l := leases.Lease{Coordinator: t.State.PID, Holder: os.Getpid(), Instance: t.Instance, World: name}
 		if _, err := leases.Take(filepath.Dir(t.Path), l); err != nil {
 			return t, fmt.Errorf("--isolate: the coordinator could not be told to close world %s after this command: %w", name, err)
 		}
 	}
-	ends := "it stays open after the command (close it with the browser_context tool)"
+	ctx, cancel := context.WithTimeout(context.Background(), worldRequestWait)
+	defer cancel()
+	ws, err := state.OpenWorld(ctx, t.Endpoint, name)
+	var w state.Target
+	switch {
+	case err == nil && ws.Port != 0:
+		w = WorldPort(t, ws)
+	case err == nil, errors.Is(err, state.ErrNoWorldRequests):
+		// Worlds without ports (an endpoint beyond loopback, or an older
+		// coordinator): the path form.
+		if w, err = World(t, name); err != nil {
+			return t, err
+		}
+	default:
+		return t, fmt.Errorf("--isolate: world %s: %w", name, err)
+	}
+	ends := "it stays open after the command (close it with cdpvisor world close " + name + ")"
 	if fresh {
 		ends = "closed once this wrap has ended"
 	}
 	log.Info().Str("world", name).Str("endpoint", w.Endpoint).Msgf("the command gets a world of its own, %s: %s", name, ends)
-	warnWorldPlaceholders(command, w, name, log)
+	if w.Port == t.Port {
+		warnWorldPlaceholders(command, w, name, log)
+	}
 	return w, nil
 }
 
-// World is t for a child in world name: its endpoint and browser websocket
-// under /context/NAME. Port stays the instance's: a port carries no path,
-// so {cdp_port} and CDP_PORT reach the whole browser.
+// worldRequestWait bounds the request that makes the world.
+const worldRequestWait = 10 * time.Second
+
+// WorldPort is t for a child in the world ws: its own port, endpoint and
+// browser websocket, which any client reaches the world through, however
+// it spells its URL.
+func WorldPort(t state.Target, ws state.WorldStatus) state.Target {
+	t.Port, t.Endpoint, t.WS = ws.Port, ws.Endpoint, ws.WS
+	return t
+}
+
+// World is t for a child in world name by path, where the world has no
+// port: its endpoint and browser websocket under /context/NAME. Port stays
+// the instance's: a port carries no path, so {cdp_port} and CDP_PORT reach
+// the whole browser.
 func World(t state.Target, name string) (state.Target, error) {
 	ws, err := url.Parse(t.WS)
 	if err != nil {
