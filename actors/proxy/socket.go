@@ -48,6 +48,11 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		http.Error(w, "cdpvisor: "+r.URL.Path+" expects a websocket upgrade", http.StatusBadRequest)
 		return
 	}
+	if _, err := transport.ChallengeKey(r.Header); err != nil {
+		// Before anything launches; transport.Upgrade decides the same.
+		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	if origin := r.Header.Get("Origin"); !p.originAllowed(r) {
 		refused := remedy.With(fmt.Errorf("refused: websocket Origin %q is not allowed", origin),
 			remedy.Fix{Do: remedy.AtStart, Setting: remedy.AllowOrigin, Value: origin, Text: "to allow it"})
@@ -106,7 +111,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		WriteBufferSize: transport.FrameBufferSize,
 		CheckOrigin:     p.originAllowed,
 	}
-	client, err := upgrader.Upgrade(w, r, nil)
+	client, err := transport.Upgrade(&upgrader, w, r)
 	if err != nil {
 		browserConn.Close(websocket.CloseGoingAway, "") // the upgrader already answered the client
 		return
