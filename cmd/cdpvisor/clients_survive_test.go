@@ -61,3 +61,12 @@ func (s *served) theBrowser(t *testing.T) func() int {
 		return browsers[0]
 	}
 }
+
+// TestChromeRemoteInterfaceSurvivesBrowserKills: one chrome-remote-interface
+// client on the browser websocket makes, attaches to and navigates a page
+// of its own after each kill.
+func TestChromeRemoteInterfaceSurvivesBrowserKills(t *testing.T) {
+	s := startServe(t, nil, "--browser", actortest.Chromium(t), "--state-dir", t.TempDir())
+	client := actortest.StartLineScript(t, clientTimeout, "cri_survive.mjs", s.endpoint, localPage(t), fmt.Sprint(clientKills))
+	killCycles(t, client, clientKills, s.theBrowser(t))
+}
