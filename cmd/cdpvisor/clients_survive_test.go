@@ -70,3 +70,19 @@ func TestChromeRemoteInterfaceSurvivesBrowserKills(t *testing.T) {
 	client := actortest.StartLineScript(t, clientTimeout, "cri_survive.mjs", s.endpoint, localPage(t), fmt.Sprint(clientKills))
 	killCycles(t, client, clientKills, s.theBrowser(t))
 }
+
+// TestSeleniumSurvivesBrowserKills: one selenium-webdriver session, through
+// Debian's chromedriver attached to the endpoint (debuggerAddress), opens a
+// new tab after each kill.
+func TestSeleniumSurvivesBrowserKills(t *testing.T) {
+	chromedriver := actortest.Chromedriver(t)
+	s := startServe(t, nil, "--browser", actortest.Chromium(t), "--state-dir", t.TempDir())
+	client := actortest.StartLineScript(t, clientTimeout, "selenium_survive.mjs", s.endpoint, localPage(t), fmt.Sprint(clientKills), chromedriver)
+	drivers := trackChromedrivers(t, client)
+	browser := s.theBrowser(t)
+	killCycles(t, client, clientKills, func() int {
+		drivers.record()
+		return browser()
+	})
+	drivers.gone(t)
+}
