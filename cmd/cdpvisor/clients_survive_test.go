@@ -86,3 +86,12 @@ func TestSeleniumSurvivesBrowserKills(t *testing.T) {
 	})
 	drivers.gone(t)
 }
+
+// TestPuppeteerBesideRawClientSurvivesBrowserKills: one Puppeteer Browser
+// makes and navigates a page after each kill while a raw CDP client, which
+// never asks for auto-attach, uses the same relaunched browser beside it.
+func TestPuppeteerBesideRawClientSurvivesBrowserKills(t *testing.T) {
+	s := startServe(t, nil, "--browser", actortest.Chromium(t), "--state-dir", t.TempDir())
+	client := actortest.StartLineScript(t, clientTimeout, "puppeteer_beside_raw.mjs", s.endpoint, localPage(t), fmt.Sprint(clientKills))
+	killCycles(t, client, clientKills, s.theBrowser(t))
+}
