@@ -2,8 +2,6 @@ module github.com/cdpvisor/cdpvisor/testdata/goclients
 
 go 1.26
 
-require github.com/go-rod/rod v0.116.2
-
 require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-rod/rod v0.116.2
