@@ -13,6 +13,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"sync/atomic"
@@ -75,5 +76,8 @@ func readPage(browser *rod.Browser, url string) (text string, err error) {
 	err = rod.Try(func() {
 		text = browser.Timeout(stepTimeout).MustPage(url).MustElement("p").MustText()
 	})
+	if te, ok := err.(*rod.TryError); ok {
+		err = fmt.Errorf("%v", te.Value) // the panic, without rod's stack dump
+	}
 	return text, err
 }
