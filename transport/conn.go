@@ -46,7 +46,11 @@ func NewWSConn(c *websocket.Conn, limit int64) *WSConn {
 	c.SetReadLimit(limit)
 	// Nagle off: every CDP message is one small write that must leave now.
 	// Go's default already, said here because the round trip depends on it.
-	if tc, ok := c.NetConn().(*net.TCPConn); ok {
+	nc := c.NetConn()
+	if u, ok := nc.(interface{ Unwrap() net.Conn }); ok {
+		nc = u.Unwrap() // an upgrade that fixed its Accept (Upgrade)
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
 	return &WSConn{c: c, limit: limit}

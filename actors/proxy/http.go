@@ -80,12 +80,12 @@ func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) { p.forwardP
 // forwardPath relays a plain request to the browser's path (a world's
 // request, its prefix taken off), with its query.
 func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string) {
-	ep, err := p.spec.Browser.EnsureRunning(r.Context())
-	if err != nil {
-		p.browserUnavailable(w, r, err)
-		return
-	}
 	if p.spec.BiDi {
+		ep, err := p.spec.Browser.EnsureRunning(r.Context())
+		if err != nil {
+			p.browserUnavailable(w, r, err)
+			return
+		}
 		p.serveBiDiHTTP(w, r, ep)
 		return
 	}
@@ -93,9 +93,31 @@ func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string)
 	if r.URL.RawQuery != "" {
 		uri += "?" + r.URL.RawQuery
 	}
-	resp, err := p.askBrowser(r, ep, r.Method, uri)
+	sent, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody)) // once: the request may go to the next browser too
 	if err != nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: the browser did not answer %s: %v", path, err), http.StatusBadGateway)
+		http.Error(w, "cdpvisor: unreadable request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	var resp *http.Response
+	var body []byte // the answer rewritten, when it is
+	err = p.withBrowser(r.Context(), func(ep browser.Endpoint) error {
+		res, err := p.askBrowser(r, ep, r.Method, uri, sent)
+		if err != nil {
+			return &browserFailed{status: http.StatusBadGateway, err: fmt.Errorf("the browser did not answer %s: %w", path, err)}
+		}
+		if !rewritten(path) {
+			resp = res // streamed on below
+			return nil
+		}
+		defer res.Body.Close()
+		if body, err = p.readJSON(r, res, ep, path); err != nil {
+			return &browserFailed{status: http.StatusBadGateway, err: err}
+		}
+		resp = res
+		return nil
+	})
+	if err != nil {
+		p.refuse(w, r, err)
 		return
 	}
 	defer resp.Body.Close()
@@ -116,11 +138,6 @@ func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string)
 		_, _ = io.Copy(w, resp.Body)
 		return
 	}
-	body, err := p.readJSON(r, resp, ep, path)
-	if err != nil {
-		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadGateway)
-		return
-	}
 	if isList(path) && resp.StatusCode == http.StatusOK {
 		body = withoutBrowserUI(body)
 	}
@@ -132,8 +149,12 @@ func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string)
 // askBrowser sends a plain request to the browser's HTTP surface.
 // Chromium builds URLs from the Host it is asked with: it is asked with its
 // own, and its answer rewritten to ours. The Origin is never forwarded.
-func (p *Actor) askBrowser(r *http.Request, ep browser.Endpoint, method, uri string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(r.Context(), method, "http://"+ep.HostPort+uri, r.Body)
+func (p *Actor) askBrowser(r *http.Request, ep browser.Endpoint, method, uri string, body []byte) (*http.Response, error) {
+	var sent io.Reader
+	if len(body) > 0 {
+		sent = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(r.Context(), method, "http://"+ep.HostPort+uri, sent)
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +171,11 @@ func (p *Actor) askBrowser(r *http.Request, ep browser.Endpoint, method, uri str
 // pointing at the endpoint as the client named it.
 func (p *Actor) readJSON(r *http.Request, resp *http.Response, ep browser.Endpoint, path string) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONBody+1))
-	if err != nil || len(body) > maxJSONBody {
-		return nil, fmt.Errorf("unreadable or oversized answer from the browser for %s", path)
+	if err != nil {
+		return nil, fmt.Errorf("unreadable answer from the browser for %s: %w", path, err)
+	}
+	if len(body) > maxJSONBody {
+		return nil, fmt.Errorf("oversized answer from the browser for %s", path)
 	}
 	body = p.tokened(r, transport.RewriteHostPort(body, ep.HostPort, r.Host))
 	if bytes.Contains(body, []byte(`"devtoolsFrontendUrl"`)) {

@@ -48,6 +48,11 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		http.Error(w, "cdpvisor: "+r.URL.Path+" expects a websocket upgrade", http.StatusBadRequest)
 		return
 	}
+	if _, err := transport.ChallengeKey(r.Header); err != nil {
+		// Before anything launches; transport.Upgrade decides the same.
+		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	if origin := r.Header.Get("Origin"); !p.originAllowed(r) {
 		refused := remedy.With(fmt.Errorf("refused: websocket Origin %q is not allowed", origin),
 			remedy.Fix{Do: remedy.AtStart, Setting: remedy.AllowOrigin, Value: origin, Text: "to allow it"})
@@ -59,54 +64,22 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		http.Error(w, "cdpvisor: "+err.Error(), http.StatusNotFound)
 		return
 	}
-	ep, err := p.spec.Browser.EnsureRunning(r.Context())
+	var link socketLink
+	err := p.withBrowser(r.Context(), func(ep browser.Endpoint) (err error) {
+		link, err = p.openSocket(r.Context(), sock, ep)
+		return err
+	})
 	if err != nil {
-		p.browserUnavailable(w, r, err)
+		p.refuse(w, r, err)
 		return
 	}
-	var world *worlds.World
-	var worldContext string
-	if sock.world != "" {
-		if world, worldContext, ep, err = p.openWorld(r.Context(), sock.world, ep); err != nil {
-			p.worldUnavailable(w, r, sock.world, err)
-			return
-		}
-		if target == pageTarget && !p.worldHasTarget(w, r, world, ep, strings.TrimPrefix(sock.path, "/devtools/page/")) {
-			return
-		}
-	}
-	url := ep.WSURL
-	if target == pageTarget {
-		url = "ws://" + ep.HostPort + sock.path
-	}
-	limit := p.spec.MaxMessage
-	if limit <= 0 {
-		limit = transport.MaxMessageSize
-	}
-	browserConn, err := ep.Dial(r.Context(), url, limit)
-	if err != nil && target == bidiTarget {
-		// A Firefox killed a moment ago may not be noticed yet, and a BiDi
-		// client has no recovery of its own: ask once for a browser other
-		// than this generation (one that still runs but refused is restarted).
-		if ep, err = p.spec.Browser.Replace(r.Context(), ep.Generation); err == nil {
-			browserConn, err = ep.Dial(r.Context(), ep.WSURL, limit)
-		}
-	}
-	if err != nil {
-		status := http.StatusBadGateway
-		var de *transport.DialError
-		if errors.As(err, &de) && de.Status >= 400 {
-			status = de.Status
-		}
-		http.Error(w, "cdpvisor: "+remedy.Explain(err, p.spec.Words), status)
-		return
-	}
+	world, worldContext, ep, browserConn, limit := link.world, link.worldContext, link.ep, link.conn, link.limit
 	upgrader := websocket.Upgrader{
 		ReadBufferSize:  transport.FrameBufferSize,
 		WriteBufferSize: transport.FrameBufferSize,
 		CheckOrigin:     p.originAllowed,
 	}
-	client, err := upgrader.Upgrade(w, r, nil)
+	client, err := transport.Upgrade(&upgrader, w, r)
 	if err != nil {
 		browserConn.Close(websocket.CloseGoingAway, "") // the upgrader already answered the client
 		return
@@ -142,6 +115,58 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 	case p.mailbox <- relayClosed{relay: rl}:
 	case <-p.stopped:
 	}
+}
+
+// socketLink is the browser's end of a client socket, opened before the
+// client is upgraded.
+type socketLink struct {
+	ep           browser.Endpoint
+	conn         transport.Conn
+	limit        int64
+	world        *worlds.World // nil: the whole browser
+	worldContext string
+}
+
+// openSocket opens the browser's end of sock in the browser at ep: the
+// world's context first (and the page must be the world's), then the
+// browser's socket.
+func (p *Actor) openSocket(ctx context.Context, sock socket, ep browser.Endpoint) (socketLink, error) {
+	link := socketLink{ep: ep, limit: p.spec.MaxMessage}
+	if link.limit <= 0 {
+		link.limit = transport.MaxMessageSize
+	}
+	if sock.world != "" {
+		var err error
+		if link.world, link.worldContext, err = p.openWorld(ctx, sock.world, ep); err != nil {
+			return link, err
+		}
+		if sock.target == pageTarget {
+			if err := p.worldHasTarget(ctx, link.world, ep, strings.TrimPrefix(sock.path, "/devtools/page/")); err != nil {
+				return link, err
+			}
+		}
+	}
+	url := ep.WSURL
+	if sock.target == pageTarget {
+		url = "ws://" + ep.HostPort + sock.path
+	}
+	conn, err := ep.Dial(ctx, url, link.limit)
+	if err != nil {
+		if sock.target == bidiTarget {
+			// A BiDi client has no recovery of its own: a Firefox that
+			// refuses (one killed a moment ago, or one that still runs
+			// but refused) is replaced once.
+			return link, &goneError{err: err}
+		}
+		status := http.StatusBadGateway
+		var de *transport.DialError
+		if errors.As(err, &de) && de.Status >= 400 {
+			status = de.Status
+		}
+		return link, &browserFailed{status: status, err: err}
+	}
+	link.conn = conn
+	return link, nil
 }
 
 // protocolMismatch refuses, before anything launches, a socket the

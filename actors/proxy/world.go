@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -62,22 +61,14 @@ func (p *Actor) serveWorldRest(w http.ResponseWriter, r *http.Request, at worldA
 	}
 }
 
-// openWorld opens the world called name in the browser at ep. A browser
-// that went meanwhile is replaced once: the world is made in the next one.
-func (p *Actor) openWorld(ctx context.Context, name string, ep browser.Endpoint) (*worlds.World, string, browser.Endpoint, error) {
+// openWorld opens the world called name in the browser at ep (a browser
+// that went meanwhile is withBrowser's to replace: the error says so).
+func (p *Actor) openWorld(ctx context.Context, name string, ep browser.Endpoint) (*worlds.World, string, error) {
 	world, context, err := p.spec.Worlds.Open(ctx, name, ep)
-	if errors.Is(err, worlds.ErrBrowserGone) {
-		next, nerr := p.spec.Browser.EnsureRunning(ctx)
-		if nerr == nil && next.Generation == ep.Generation {
-			next, nerr = p.spec.Browser.Replace(ctx, ep.Generation)
-		}
-		if nerr != nil {
-			return nil, "", ep, nerr
-		}
-		ep = next
-		world, context, err = p.spec.Worlds.Open(ctx, name, ep)
+	if err != nil {
+		return nil, "", &worldDown{name: name, err: err}
 	}
-	return world, context, ep, err
+	return world, context, nil
 }
 
 // worldUnavailable answers a request for a world that could not be opened.
@@ -86,19 +77,17 @@ func (p *Actor) worldUnavailable(w http.ResponseWriter, r *http.Request, name st
 	http.Error(w, fmt.Sprintf("cdpvisor: world %s is not available: %v", name, err), http.StatusServiceUnavailable)
 }
 
-// worldHasTarget says the target is the world's, answering the request
-// as Chromium answers an unknown target when it is not.
-func (p *Actor) worldHasTarget(w http.ResponseWriter, r *http.Request, world *worlds.World, ep browser.Endpoint, id string) bool {
-	targets, err := p.spec.Worlds.Targets(r.Context(), world, ep)
+// worldHasTarget says whether the target is the world's (unknownTarget
+// when it is not: answered as Chromium answers an unknown target).
+func (p *Actor) worldHasTarget(ctx context.Context, world *worlds.World, ep browser.Endpoint, id string) error {
+	targets, err := p.spec.Worlds.Targets(ctx, world, ep)
 	if err != nil {
-		p.worldUnavailable(w, r, world.Name(), err)
-		return false
+		return &worldDown{name: world.Name(), err: err}
 	}
 	for _, t := range targets {
 		if t.ID == id {
-			return true
+			return nil
 		}
 	}
-	writeChromiumText(w, http.StatusNotFound, "No such target id: "+id)
-	return false
+	return &unknownTarget{id: id}
 }

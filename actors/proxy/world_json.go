@@ -37,53 +37,64 @@ func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, at worldA
 		writeChromiumText(w, http.StatusNotFound, "Unknown command: "+command)
 		return
 	}
-	ep, err := p.spec.Browser.EnsureRunning(r.Context())
-	if err != nil {
-		p.browserUnavailable(w, r, err)
-		return
-	}
-	world, _, ep, err := p.openWorld(r.Context(), name, ep)
-	if err != nil {
-		p.worldUnavailable(w, r, name, err)
-		return
-	}
-	switch command {
-	case "version":
-		p.worldVersion(w, r, at, ep)
-	case "", "list":
-		p.worldList(w, r, world, at, ep)
-	case "new":
-		p.worldNewPage(w, r, world, at, ep)
-	case "activate", "close":
-		if p.worldHasTarget(w, r, world, ep, arg) {
-			p.forwardPath(w, r, rest)
+	var answer jsonAnswer
+	forward := false // activate and close: the browser's own answer, once the target is the world's
+	err := p.withBrowser(r.Context(), func(ep browser.Endpoint) error {
+		world, _, err := p.openWorld(r.Context(), name, ep)
+		if err != nil {
+			return err
 		}
+		switch command {
+		case "version":
+			answer, err = p.worldVersion(r, world, at, ep)
+		case "", "list":
+			answer, err = p.worldList(r, world, at, ep)
+		case "new":
+			answer, err = p.worldNewPage(r, world, at, ep)
+		case "activate", "close":
+			forward, err = true, p.worldHasTarget(r.Context(), world, ep, arg)
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		p.refuse(w, r, err)
+	case forward:
+		p.forwardPath(w, r, rest)
+	default:
+		writeJSONBody(w, answer.status, answer.body)
 	}
+}
+
+// jsonAnswer is a /json answer of a world's, ready to be written.
+type jsonAnswer struct {
+	status int
+	body   []byte
 }
 
 // worldVersion is /json/version with the world's browser websocket.
-func (p *Actor) worldVersion(w http.ResponseWriter, r *http.Request, at worldAt, ep browser.Endpoint) {
-	body, status, ok := p.browserJSON(w, r, ep, "/json/version")
-	if ok {
-		writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, at.prefix)))
+func (p *Actor) worldVersion(r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) (jsonAnswer, error) {
+	body, status, err := p.browserJSON(r, ep, "/json/version")
+	if err != nil {
+		return jsonAnswer{}, err
 	}
+	return jsonAnswer{status, p.tokened(r, worldURLs(body, r.Host, at.prefix))}, nil
 }
 
 // worldList is /json/list of the world's targets alone.
-func (p *Actor) worldList(w http.ResponseWriter, r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) {
+func (p *Actor) worldList(r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) (jsonAnswer, error) {
 	targets, err := p.spec.Worlds.Targets(r.Context(), world, ep)
 	if err != nil {
-		p.worldUnavailable(w, r, world.Name(), err)
-		return
+		return jsonAnswer{}, &worldDown{name: world.Name(), err: err}
 	}
-	body, status, ok := p.browserJSON(w, r, ep, "/json/list")
-	if !ok {
-		return
+	body, status, err := p.browserJSON(r, ep, "/json/list")
+	if err != nil {
+		return jsonAnswer{}, err
 	}
 	body = filterList(body, func(e listEntry) bool {
 		return slices.ContainsFunc(targets, func(t worlds.Target) bool { return t.ID == e.ID })
 	})
-	writeJSONBody(w, status, p.tokened(r, worldURLs(body, r.Host, at.prefix)))
+	return jsonAnswer{status, p.tokened(r, worldURLs(body, r.Host, at.prefix))}, nil
 }
 
 // newPageWait bounds how long /json/new waits for the browser to list the
@@ -92,20 +103,19 @@ const newPageWait = 2 * time.Second
 
 // worldNewPage is /json/new: a page in the world's context, answered as
 // Chromium answers, with the page's /json/list entry.
-func (p *Actor) worldNewPage(w http.ResponseWriter, r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) {
+func (p *Actor) worldNewPage(r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) (jsonAnswer, error) {
 	target := r.URL.RawQuery // Chromium takes the query as the URL, escaped or not
 	if u, err := url.QueryUnescape(target); err == nil {
 		target = u
 	}
 	id, err := p.spec.Worlds.NewPage(r.Context(), world, ep, target)
 	if err != nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: could not open a page in world %s: %v", world.Name(), err), http.StatusInternalServerError)
-		return
+		return jsonAnswer{}, &browserFailed{status: http.StatusInternalServerError, err: fmt.Errorf("could not open a page in world %s: %w", world.Name(), err)}
 	}
 	for deadline := time.Now().Add(newPageWait); ; time.Sleep(25 * time.Millisecond) {
-		body, _, ok := p.browserJSON(w, r, ep, "/json/list")
-		if !ok {
-			return
+		body, _, err := p.browserJSON(r, ep, "/json/list")
+		if err != nil {
+			return jsonAnswer{}, err
 		}
 		var entries []json.RawMessage
 		_ = json.Unmarshal(body, &entries)
@@ -115,32 +125,28 @@ func (p *Actor) worldNewPage(w http.ResponseWriter, r *http.Request, world *worl
 				var out bytes.Buffer
 				_ = json.Indent(&out, raw, "", "   ")
 				out.WriteByte('\n')
-				writeJSONBody(w, http.StatusOK, p.tokened(r, worldURLs(out.Bytes(), r.Host, at.prefix)))
-				return
+				return jsonAnswer{http.StatusOK, p.tokened(r, worldURLs(out.Bytes(), r.Host, at.prefix))}, nil
 			}
 		}
 		if time.Now().After(deadline) {
-			http.Error(w, fmt.Sprintf("cdpvisor: the browser made page %s in world %s but does not list it", id, world.Name()), http.StatusBadGateway)
-			return
+			return jsonAnswer{}, &browserFailed{status: http.StatusBadGateway, err: fmt.Errorf("the browser made page %s in world %s but does not list it", id, world.Name())}
 		}
 	}
 }
 
 // browserJSON asks the browser for one of its /json answers, its URLs
-// pointing at the endpoint; false: the request was answered with why not.
-func (p *Actor) browserJSON(w http.ResponseWriter, r *http.Request, ep browser.Endpoint, path string) ([]byte, int, bool) {
-	resp, err := p.askBrowser(r, ep, http.MethodGet, path)
+// pointing at the endpoint.
+func (p *Actor) browserJSON(r *http.Request, ep browser.Endpoint, path string) ([]byte, int, error) {
+	resp, err := p.askBrowser(r, ep, http.MethodGet, path, nil)
 	if err != nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: the browser did not answer %s: %v", path, err), http.StatusBadGateway)
-		return nil, 0, false
+		return nil, 0, &browserFailed{status: http.StatusBadGateway, err: fmt.Errorf("the browser did not answer %s: %w", path, err)}
 	}
 	defer resp.Body.Close()
 	body, err := p.readJSON(r, resp, ep, path)
 	if err != nil {
-		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadGateway)
-		return nil, 0, false
+		return nil, 0, &browserFailed{status: http.StatusBadGateway, err: err}
 	}
-	return body, resp.StatusCode, true
+	return body, resp.StatusCode, nil
 }
 
 // worldURLs points the websocket URLs of a /json answer (rewritten to the

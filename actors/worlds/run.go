@@ -36,8 +36,10 @@ type pendingCall struct {
 // waits on the actor for ever.
 const callTimeout = 10 * time.Second
 
-// errNoAnswer fails a command the browser did not answer in time.
-var errNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, callTimeout)
+// ErrNoAnswer fails a command the browser did not answer in time: gone
+// for the world's request, though the browser may only be slow (whether
+// it hangs is its BrowserActor's probe's to judge).
+var ErrNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, callTimeout)
 
 func newRun(a *Actor) *run {
 	return &run{
@@ -131,7 +133,7 @@ func (r *run) expire(now time.Time) {
 		if now.Sub(c.since) > callTimeout {
 			delete(r.pending, id)
 			r.log.Warn().Int64("id", id).Msg("the browser did not answer the worlds actor in time")
-			c.then(failed(errNoAnswer))
+			c.then(failed(ErrNoAnswer))
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // maxMessage is how big a CDP message may be (Chromium's own cap is 100 MB).
@@ -43,7 +45,7 @@ func (b *browser) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusNotFound, "text/html", "")
 		return
 	}
-	ws, err := upgrader.Upgrade(w, r, nil)
+	ws, err := transport.Upgrade(&upgrader, w, r) // the keys Chromium takes (go-rod's "nil")
 	if err != nil {
 		return // the upgrader has answered
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -59,6 +60,14 @@ func (i *Instance) WS() string { return strings.Replace(i.Proxy.Endpoint(), "htt
 // waits for everything in it.
 func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance {
 	t.Helper()
+	return StartInstanceSeenAs(t, launch, ps, nil)
+}
+
+// StartInstanceSeenAs is StartInstance with the proxy asking seen(the
+// BrowserActor) for its browsers (a test's stand-in that lags, say); nil:
+// the BrowserActor itself.
+func StartInstanceSeenAs(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource) *Instance {
+	t.Helper()
 	l, err := proxy.Listen(0)
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +76,9 @@ func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Launcher: chromium.Launcher{}, Log: log})
 	w := worlds.New(worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Log: log})
 	ps.Instance, ps.Log, ps.Browser, ps.Status, ps.Worlds = "test", log, b, b, w
+	if seen != nil {
+		ps.Browser = seen(b)
+	}
 	p := proxy.New(ps, l)
 	sup := suture.New("instance", suture.Spec{EventHook: actor.SupervisorHook(log), Timeout: 20 * time.Second})
 	sup.Add(b)
