@@ -9,6 +9,9 @@ import (
 
 // handle answers a request from outside.
 func (r *run) handle(m any) {
+	if r.handleFollowing(m) {
+		return
+	}
 	switch m := m.(type) {
 	case openWorld:
 		r.open(m)
@@ -68,10 +71,8 @@ func (r *run) open(m openWorld) {
 			m.reply <- opened{err: fmt.Errorf("%w: %s", ErrWorldClosed, m.world.name)}
 			return
 		}
-	} else if w = r.a.book[m.name]; w == nil {
-		w = newBookEntry(newWorld(m.name, r.a))
-		r.a.book[m.name] = w
-		r.log.Info().Str("world", m.name).Msg("world opened")
+	} else {
+		w, _ = r.bookEntry(m.name)
 	}
 	if err := r.adopt(m.ep); err != nil {
 		m.reply <- opened{world: w.handle, err: err}
@@ -102,6 +103,7 @@ func (r *run) close(m closeWorld) {
 		return
 	}
 	delete(r.a.book, m.name)
+	r.tellFollowers(News{Name: m.name})
 	for c := range w.clients {
 		c.Close(closeWorldCode, "world "+m.name+" was closed")
 	}
