@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,7 +54,7 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	def := h.c.Default()
 	text, data := h.call("browser_context", map[string]any{"action": "list"}, false)
 	if list, _ := data["worlds"].([]any); data["instance"] != def.ID || list == nil || len(list) != 0 ||
-		!strings.Contains(text, "no open worlds") || !strings.Contains(text, def.Proxy.Endpoint()+"/context/NAME") {
+		!strings.Contains(text, "no open worlds") || !strings.Contains(text, "action open") || !strings.Contains(text, def.Proxy.Endpoint()+"/context/NAME") {
 		t.Fatalf("list before any world: %s %v", text, data)
 	}
 
@@ -78,8 +79,10 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 		}
 	}
 	alice, bob := listed["alice"], listed["bob"]
-	if len(listed) != 2 || alice["endpoint"] != def.Proxy.Endpoint()+"/context/alice" || alice["pages"] != 2.0 ||
-		bob["clients"] != 0.0 || bob["pages"] != 1.0 {
+	port, _ := alice["port"].(float64)
+	aliceEndpoint := fmt.Sprintf("http://127.0.0.1:%d", int(port))
+	if len(listed) != 2 || port == 0 || alice["endpoint"] != aliceEndpoint || alice["path_endpoint"] != def.Proxy.Endpoint()+"/context/alice" ||
+		alice["pages"] != 2.0 || bob["clients"] != 0.0 || bob["pages"] != 1.0 {
 		t.Fatalf("list: %v", listed)
 	}
 
@@ -88,11 +91,12 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	st := h.callResult("coordinator_status", nil)
 	var cs state.CoordinatorStatus
 	decodeStructured(t, st, &cs)
-	if got := cs.Instances[0].Worlds; len(got) != 2 || got[0] != (state.WorldStatus{Name: "alice", Endpoint: def.Proxy.Endpoint() + "/context/alice", Clients: 1, Pages: 2}) ||
+	if got := cs.Instances[0].Worlds; len(got) != 2 || got[0] != (state.WorldStatus{Name: "alice", Endpoint: aliceEndpoint, PathEndpoint: def.Proxy.Endpoint() + "/context/alice",
+		Port: int(port), WS: strings.Replace(aliceEndpoint, "http", "ws", 1) + "/devtools/browser", Clients: 1, Pages: 2}) ||
 		got[1].Name != "bob" || got[1].Pages != 1 {
 		t.Errorf("coordinator_status worlds: %+v", got)
 	}
-	if !strings.Contains(text, "world alice at "+def.Proxy.Endpoint()+"/context/alice: 1 client(s), 2 page(s)") {
+	if !strings.Contains(text, "world alice at "+aliceEndpoint+" ("+def.Proxy.Endpoint()+"/context/alice): 1 client(s), 2 page(s)") {
 		t.Errorf("coordinator_status text: %s", text)
 	}
 
@@ -113,6 +117,32 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	}
 	if pages := h.browserPages(); pages != before+1 {
 		t.Errorf("%d pages in the browser after closing alice, want %d and bob's", pages, before)
+	}
+}
+
+// open makes a world (a fresh name when none is given) or finds it, and
+// answers its endpoints: its own port first; nothing is launched.
+func TestMCPBrowserContextOpen(t *testing.T) {
+	h := newMCPHarness(t)
+	def := h.c.Default()
+	text, data := h.call("browser_context", map[string]any{"action": "open"}, false)
+	w, _ := data["world"].(map[string]any)
+	name, _ := w["name"].(string)
+	port, _ := w["port"].(float64)
+	if data["created"] != true || data["instance"] != def.ID || !strings.HasPrefix(name, "agent-") || port == 0 ||
+		w["endpoint"] != fmt.Sprintf("http://127.0.0.1:%d", int(port)) || w["path_endpoint"] != def.Proxy.Endpoint()+"/context/"+name ||
+		!strings.Contains(text, fmt.Sprintf("http://127.0.0.1:%d", int(port))) {
+		t.Fatalf("open: %s %v", text, data)
+	}
+	_, again := h.call("browser_context", map[string]any{"action": "open", "name": name}, false)
+	if w2, _ := again["world"].(map[string]any); again["created"] != false || w2["port"] != port {
+		t.Errorf("open again: %v, want the same world found", again)
+	}
+	if st, _ := def.Browser.Status(context.Background()); st.Generation != 0 {
+		t.Errorf("open launched a browser: %+v", st)
+	}
+	if listed := h.worldsListed(map[string]any{"action": "list"}); listed[name]["endpoint"] != w["endpoint"] {
+		t.Errorf("list after open: %v", listed)
 	}
 }
 
@@ -141,7 +171,8 @@ func TestMCPBrowserContextErrors(t *testing.T) {
 		{map[string]any{"action": "close"}, []string{"browser_context close: needs name", "alice, bob"}},
 		{map[string]any{"action": "close", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
 		{map[string]any{"action": "list", "name": "alice"}, []string{"name is for close, not list"}},
-		{map[string]any{"action": "open"}, []string{`unknown action "open": want list or close`}},
+		{map[string]any{"action": "opne"}, []string{`unknown action "opne": want open, list or close`}},
+		{map[string]any{"action": "open", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
 		{map[string]any{}, []string{"action is required"}},
 		{map[string]any{"action": "list", "instance": "inst_nope"}, []string{`unknown instance "inst_nope"`, "leave instance out"}},
 		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name and instance"}},
