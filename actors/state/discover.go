@@ -134,9 +134,9 @@ func maxTime(a, b time.Time) time.Time {
 
 // notFoundError says what was searched and how to get a coordinator.
 func notFoundError(o DiscoverOptions, rep scanReport, waited time.Duration) error {
-	what := "no running cdpvisor coordinator"
+	what := ""
 	if o.Instance != "" {
-		what += fmt.Sprintf(" with instance %s", o.Instance)
+		what = fmt.Sprintf(" with instance %s", o.Instance)
 	}
 	msg := fmt.Sprintf("%s found in %s after %s", what, rep.searched, waited.Round(100*time.Millisecond))
 	if len(rep.stale) > 0 {
@@ -147,8 +147,12 @@ func notFoundError(o DiscoverOptions, rep scanReport, waited time.Duration) erro
 	}
 	msg += "; start one with 'cdpvisor mcp' (as an MCP server of your AI host) or 'cdpvisor serve', " +
 		"or use 'cdpvisor wrap --standalone -- …' to run one just for this command"
-	return errors.New(msg)
+	return fmt.Errorf("%w%s", ErrNoCoordinator, msg)
 }
+
+// ErrNoCoordinator: Discover found no live coordinator (with the instance
+// asked for) in time.
+var ErrNoCoordinator = errors.New("no running cdpvisor coordinator")
 
 // candidate is one state file being checked.
 type candidate struct {

@@ -99,9 +99,9 @@ var docs = map[string]commandDoc{
 				"{bidi_endpoint}  ws://127.0.0.1:PORT/session, the WebDriver BiDi socket of an instance that runs Firefox\n" +
 				"The CDP ones are empty when the instance runs Firefox, {bidi_endpoint} when it runs a Chromium-family\n" +
 				"browser; wrap warns on stderr when the command uses one that is empty.\n" +
-				"With --isolate, {cdp_endpoint} and {cdp_ws} are the world's (http://127.0.0.1:PORT/context/NAME and its\n" +
-				"/devtools/browser); {cdp_port} stays PORT, the whole browser's (a port carries no path). Give\n" +
-				"chrome-devtools-mcp --wsEndpoint={cdp_ws}: its --browserUrl drops the path."},
+				"With --isolate, all three are the world's, on its own port: {cdp_endpoint} http://127.0.0.1:WPORT,\n" +
+				"{cdp_port} WPORT, {cdp_ws} ws://127.0.0.1:WPORT/devtools/browser. However a client spells its URL\n" +
+				"(--browserUrl, --port, a websocket), it reaches the world alone."},
 			{"Environment of the child", "CDP_ENDPOINT, CDP_PORT, CDP_WS and BIDI_ENDPOINT, with the same values (set, empty or not)"},
 		},
 		examples: []string{
@@ -109,9 +109,27 @@ var docs = map[string]commandDoc{
 			"cdpvisor wrap -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_a1b2c3 -- node my-mcp.js --port {cdp_port}",
 			"cdpvisor wrap --standalone -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
-			"cdpvisor wrap --isolate -- npx chrome-devtools-mcp --wsEndpoint={cdp_ws}",
+			"cdpvisor wrap --isolate -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
 			"cdpvisor wrap --isolate=shop-agent -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_f4e5d6 -- node my-bidi-client.js {bidi_endpoint}",
+		},
+	},
+	"world": {
+		purpose: "open, list and close the running coordinator's worlds, each with a loopback port of its own",
+		usage:   []string{"world open NAME [flags]", "world list [--json] [flags]", "world close NAME [flags]"},
+		about: "A world is a browser context of its own on the instance's shared browser: its clients see and touch only\n" +
+			"its pages, cookies, storage and downloads. open makes the world NAME (or finds it open; nothing is\n" +
+			"launched) and prints its endpoint, http://127.0.0.1:WPORT, alone on stdout: give it to any CDP client\n" +
+			"(Puppeteer's browserURL, chromedriver's debuggerAddress, --port WPORT). The world is also at\n" +
+			"http://127.0.0.1:PORT/context/NAME. It stays open until close, which closes its clients, pages and port.\n" +
+			"Finds the coordinator as wrap does. Exits 2 when the name is bad, no coordinator runs, or the instance\n" +
+			"runs Firefox (no worlds).",
+		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, {"Output", []string{"json"}}, logFlags},
+		examples: []string{
+			"ENDPOINT=$(cdpvisor world open alice)",
+			"node agent.js --browser-url \"$(cdpvisor world open alice)\"",
+			"cdpvisor world list --json | jq -r '.[] | .name + \" \" + .endpoint'",
+			"cdpvisor world close alice",
 		},
 	},
 	"browsers": {

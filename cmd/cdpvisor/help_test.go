@@ -20,7 +20,7 @@ func TestHelpOfEachCommand(t *testing.T) {
 	dir := filepath.Join(actortest.RepoRoot(), "testdata", "help")
 	for _, args := range [][]string{
 		{"--help"}, {"serve", "--help"}, {"mcp", "--help"}, {"wrap", "--help"}, {"bridge", "--help"},
-		{"browsers", "--help"}, {"install", "--help"}, {"status", "--help"},
+		{"browsers", "--help"}, {"install", "--help"}, {"status", "--help"}, {"world", "--help"},
 	} {
 		name := strings.TrimPrefix(args[0], "--")
 		t.Run(name, func(t *testing.T) {

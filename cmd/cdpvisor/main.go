@@ -32,6 +32,7 @@ Commands:
   serve      run the supervisor in the foreground behind a stable CDP endpoint (prints it on stdout)
   mcp        the same supervisor plus an MCP server on stdin/stdout, for AI hosts
   wrap       run a child MCP server against the running coordinator: cdpvisor wrap -- CMD ARGS…
+  world      open, list and close the running coordinator's worlds: ENDPOINT=$(cdpvisor world open NAME)
   bridge     act as a Chrome executable for tools that launch one (pipe or port)
   browsers   list the browsers installed here (Chromium family, and Firefox)
   install    download Chrome for Testing (or Chromium) into your user cache: cdpvisor install [chrome|chromium|chrome-headless-shell]
@@ -43,12 +44,13 @@ Examples:
   cdpvisor mcp
   cdpvisor install chrome --channel beta
   cdpvisor wrap -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}
+  cdpvisor world open alice
   cdpvisor status
 
 Run 'cdpvisor COMMAND --help' for a command's flags.
 `
 
-var commands = []string{"serve", "mcp", "wrap", "bridge", "browsers", "install", "status", "version", "help"}
+var commands = []string{"serve", "mcp", "wrap", "world", "bridge", "browsers", "install", "status", "version", "help"}
 
 // versionLine is what version, --version and -v print.
 func versionLine() string {
@@ -126,6 +128,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runWrap(args[1:], sys, stdout, stderr)
 	case "status":
 		err = runStatus(args[1:], stdout, stderr)
+	case "world":
+		err = runWorld(args[1:], stdout, stderr)
 	case "bridge":
 		err = runBridge(args[1:], sys, stdout, stderr)
 	case "watchdog":
