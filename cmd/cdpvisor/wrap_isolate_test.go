@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,47 +23,49 @@ const worldPageScript = `curl -sf --noproxy '*' -X PUT "{cdp_endpoint}/json/new?
 	`echo "$CDP_ENDPOINT $CDP_WS $CDP_PORT {cdp_endpoint} {cdp_ws} {cdp_port}"`
 
 // wrap --isolate gives the child a world of its own: the placeholders and
-// CDP_* variables carry the world's URLs ({cdp_port} the instance's port);
-// a fresh world is closed once wrap has ended (its page goes), a named one
-// stays with its page.
+// CDP_* variables carry the world's port (endpoint, websocket and port
+// number alike); a fresh world is closed once wrap has ended (its page
+// goes, its port closes), a named one stays with its page and its port.
 func TestWrapIsolateGivesTheChildAWorld(t *testing.T) {
 	fake := actortest.FakeBrowser(t)
 	dir := t.TempDir()
 	s := startServe(t, nil, "--browser", fake, "--state-dir", dir, "--log-level", "debug")
-	port := strings.TrimPrefix(s.endpoint, "http://127.0.0.1:")
 
 	out, stderr, code := runWrapCLI(t, "--state-dir", dir, "--isolate", "--", "sh", "-c", worldPageScript)
 	if code != 0 {
 		t.Fatalf("wrap --isolate: code %d, stdout %q; stderr:\n%s", code, out, stderr)
 	}
-	fresh := regexp.MustCompile(`^http://127\.0\.0\.1:` + port + `/context/(agent-[a-z0-9]{8})$`)
+	fresh := regexp.MustCompile(`^http://127\.0\.0\.1:([0-9]+)$`)
 	f := strings.Fields(out)
 	m := fresh.FindStringSubmatch(f[0])
-	if len(f) != 6 || m == nil {
-		t.Fatalf("the child got %q, want a fresh world's endpoint", out)
+	named := regexp.MustCompile(`a world of its own, (agent-[a-z0-9]{8})`).FindStringSubmatch(stderr)
+	if len(f) != 6 || m == nil || named == nil || "http://127.0.0.1:"+m[1] == s.endpoint {
+		t.Fatalf("the child got %q, want a fresh world's own endpoint; stderr:\n%s", out, stderr)
 	}
-	name := m[1]
-	ws := fmt.Sprintf("ws://127.0.0.1:%s/context/%s/devtools/browser", port, name)
-	if f[1] != ws || f[2] != port || f[3] != f[0] || f[4] != ws || f[5] != port {
-		t.Fatalf("the child got %q; want endpoint, %s and port %s, as variables and placeholders", out, ws, port)
+	wport, name := m[1], named[1]
+	ws := fmt.Sprintf("ws://127.0.0.1:%s/devtools/browser", wport)
+	if f[1] != ws || f[2] != wport || f[3] != f[0] || f[4] != ws || f[5] != wport {
+		t.Fatalf("the child got %q; want endpoint, %s and port %s, as variables and placeholders", out, ws, wport)
 	}
-	if !strings.Contains(stderr, "a world of its own, "+name) || !strings.Contains(stderr, "closed once this wrap has ended") {
-		t.Errorf("wrap did not say which world: %s", stderr)
+	if !strings.Contains(stderr, "closed once this wrap has ended") || strings.Contains(stderr, "WRN") {
+		t.Errorf("wrap did not say which world, or warned: %s", stderr)
 	}
-	// wrap has ended: the coordinator closes the world (its page goes) and
-	// removes the lease.
+	// wrap has ended: the coordinator closes the world (its page goes, its
+	// port closes) and removes the lease.
 	waitFor(t, "the fresh world's page to close", func() bool { return worldPages(t, s.endpoint) == 0 })
+	waitFor(t, "the fresh world's port to close", func() bool { return portRefused(wport) })
 	waitFor(t, "the lease to go", func() bool {
 		left, _ := filepath.Glob(filepath.Join(leases.Dir(dir), "*"))
 		return len(left) == 0
 	})
-	if !s.logged("world closed: the wrap that held it ended") {
-		t.Errorf("the coordinator did not log the close")
+	if !s.logged("world closed: the wrap that held it ended") || !s.logged(name) {
+		t.Errorf("the coordinator did not log the close of %s", name)
 	}
 
-	// A named world outlives its child.
+	// A named world outlives its child, with its port.
 	out, stderr, code = runWrapCLI(t, "--state-dir", dir, "--isolate=keeper-1", "--", "sh", "-c", worldPageScript)
-	if code != 0 || !strings.HasPrefix(out, s.endpoint+"/context/keeper-1 ws://127.0.0.1:"+port+"/context/keeper-1/devtools/browser ") {
+	f = strings.Fields(out)
+	if code != 0 || len(f) != 6 || fresh.FindStringSubmatch(f[0]) == nil {
 		t.Fatalf("wrap --isolate=keeper-1: code %d, stdout %q; stderr:\n%s", code, out, stderr)
 	}
 	if !strings.Contains(stderr, "it stays open after the command") {
@@ -70,11 +75,21 @@ func TestWrapIsolateGivesTheChildAWorld(t *testing.T) {
 	if n := worldPages(t, s.endpoint); n != 1 {
 		t.Errorf("%d world pages after the named world's child ended, want its 1", n)
 	}
-	// The variable says the same as the flag.
-	out, stderr, code = runCLI(t, []string{"CDPVISOR_ISOLATE=keeper-1"}, "wrap", "--state-dir", dir, "--", "sh", "-c", "echo $CDP_ENDPOINT")
-	if code != 0 || strings.TrimSpace(out) != s.endpoint+"/context/keeper-1" {
-		t.Errorf("CDPVISOR_ISOLATE=keeper-1: code %d, stdout %q; stderr:\n%s", code, out, stderr)
+	// The variable says the same as the flag; the world's port is the same.
+	out2, stderr, code := runCLI(t, []string{"CDPVISOR_ISOLATE=keeper-1"}, "wrap", "--state-dir", dir, "--", "sh", "-c", "echo $CDP_ENDPOINT")
+	if code != 0 || strings.TrimSpace(out2) != f[0] {
+		t.Errorf("CDPVISOR_ISOLATE=keeper-1: code %d, stdout %q, want %s; stderr:\n%s", code, out2, f[0], stderr)
 	}
+}
+
+// portRefused says a connection to 127.0.0.1:port is refused.
+func portRefused(port string) bool {
+	c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second)
+	if err == nil {
+		c.Close()
+		return false
+	}
+	return errors.Is(err, syscall.ECONNREFUSED)
 }
 
 // worldPages counts the pages of the whole browser other than the one it
@@ -136,9 +151,9 @@ func TestWrapIsolateStandalone(t *testing.T) {
 		t.Fatalf("wrap --standalone --isolate=solo: %v: %s", err, out)
 	}
 	f := strings.Fields(string(out))
-	if len(f) != 6 || !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/context/solo$`).MatchString(f[0]) ||
-		!strings.HasSuffix(f[1], "/context/solo/devtools/browser") {
-		t.Fatalf("the child got %q", out)
+	if len(f) != 6 || !regexp.MustCompile(`^http://127\.0\.0\.1:\d+$`).MatchString(f[0]) ||
+		f[1] != strings.Replace(f[0], "http", "ws", 1)+"/devtools/browser" || !strings.HasSuffix(f[0], ":"+f[2]) {
+		t.Fatalf("the child got %q, want the world's own port", out)
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("left in the state dir: %v", left)
