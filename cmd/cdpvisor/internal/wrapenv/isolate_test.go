@@ -2,6 +2,11 @@ package wrapenv
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,8 +41,9 @@ func TestIsolateValues(t *testing.T) {
 	}
 }
 
-// A world's target is the instance's with its endpoint and websocket under
-// /context/NAME; the port stays the instance's.
+// A world's target by path (where worlds have no ports) is the instance's
+// with its endpoint and websocket under /context/NAME; the port stays the
+// instance's.
 func TestWorldTarget(t *testing.T) {
 	tg := state.Target{Port: 9222, Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser", Protocol: launch.ProtocolCDP}
 	w, err := World(tg, "agent-1")
@@ -56,31 +62,80 @@ func TestWorldTarget(t *testing.T) {
 	}
 }
 
-// wrap warns when the command would reach the whole browser from its
-// world: {cdp_port}, or {cdp_endpoint} given to --browserUrl.
+// coordinatorAnswering is an endpoint whose world requests answer a world
+// on port (0: worlds without ports, as beyond loopback), or that knows no
+// world requests (older: false).
+func coordinatorAnswering(t *testing.T, port int, knows bool) state.Target {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, state.WorldsPath+"/")
+		if !knows || !ok || r.Method != http.MethodPut {
+			http.NotFound(w, r)
+			return
+		}
+		ws := state.WorldStatus{Name: name, Port: port, Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), WS: fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", port)}
+		if port == 0 {
+			ws.Endpoint, ws.WS = "", ""
+		}
+		_ = json.NewEncoder(w).Encode(ws)
+	}))
+	t.Cleanup(srv.Close)
+	p := srv.Listener.Addr().(*net.TCPAddr).Port
+	return state.Target{Port: p, Endpoint: srv.URL, WS: fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", p), Protocol: launch.ProtocolCDP}
+}
+
+// With world ports, every placeholder is the world's own port, and nothing
+// is warned of: however the child spells its URL, it reaches the world.
+func TestIsolateFillsTheWorldsPort(t *testing.T) {
+	tg := coordinatorAnswering(t, 45678, true)
+	var buf bytes.Buffer
+	i := Isolate{On: true, Name: "w1"}
+	cmd := []string{"npx", "chrome-devtools-mcp", "--browserUrl={cdp_endpoint}", "--port={cdp_port}", "{cdp_ws}"}
+	w, err := i.Apply(tg, false, cmd, zerolog.New(&buf).Level(zerolog.WarnLevel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(Substitute(cmd, w), " "); got != "npx chrome-devtools-mcp --browserUrl=http://127.0.0.1:45678 --port=45678 ws://127.0.0.1:45678/devtools/browser" {
+		t.Errorf("placeholders: %q", got)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("warned: %s", buf.String())
+	}
+}
+
+// Where worlds have no ports (beyond loopback, or a coordinator older than
+// them), wrap gives the path form and warns when the command would reach
+// the whole browser from its world: {cdp_port}, or {cdp_endpoint} given to
+// --browserUrl.
 func TestWarnWorldPlaceholders(t *testing.T) {
-	tg := state.Target{Port: 9222, Endpoint: "http://127.0.0.1:9222", WS: "ws://127.0.0.1:9222/devtools/browser", Protocol: launch.ProtocolCDP}
-	for _, c := range []struct {
-		cmd  []string
-		want []string
-	}{
-		{[]string{"npx", "chrome-devtools-mcp", "--wsEndpoint={cdp_ws}"}, nil},
-		{[]string{"npx", "@playwright/mcp", "--cdp-endpoint={cdp_endpoint}"}, nil},
-		{[]string{"npx", "chrome-devtools-mcp", "--browserUrl={cdp_endpoint}"}, []string{"drops its path /context/w1", "--wsEndpoint={cdp_ws}"}},
-		{[]string{"npx", "chrome-devtools-mcp", "-u", "{cdp_endpoint}"}, []string{"drops its path"}},
-		{[]string{"node", "x.js", "--port", "{cdp_port}"}, []string{"{cdp_port}", "reaches the whole browser, not world w1", "http://127.0.0.1:9222/context/w1"}},
-	} {
-		var buf bytes.Buffer
-		i := Isolate{On: true, Name: "w1"}
-		if _, err := i.Apply(tg, false, c.cmd, zerolog.New(&buf).Level(zerolog.WarnLevel)); err != nil {
-			t.Fatal(err)
-		}
-		if (c.want == nil) != (buf.Len() == 0) {
-			t.Errorf("%q: warned %q", c.cmd, buf.String())
-		}
-		for _, w := range c.want {
-			if !strings.Contains(buf.String(), w) {
-				t.Errorf("%q: %s lacks %q", c.cmd, buf.String(), w)
+	for _, knows := range []bool{true, false} {
+		tg := coordinatorAnswering(t, 0, knows)
+		for _, c := range []struct {
+			cmd  []string
+			want []string
+		}{
+			{[]string{"npx", "chrome-devtools-mcp", "--wsEndpoint={cdp_ws}"}, nil},
+			{[]string{"npx", "@playwright/mcp", "--cdp-endpoint={cdp_endpoint}"}, nil},
+			{[]string{"npx", "chrome-devtools-mcp", "--browserUrl={cdp_endpoint}"}, []string{"drops its path /context/w1", "--wsEndpoint={cdp_ws}"}},
+			{[]string{"npx", "chrome-devtools-mcp", "-u", "{cdp_endpoint}"}, []string{"drops its path"}},
+			{[]string{"node", "x.js", "--port", "{cdp_port}"}, []string{"{cdp_port}", "reaches the whole browser, not world w1", tg.Endpoint + "/context/w1"}},
+		} {
+			var buf bytes.Buffer
+			i := Isolate{On: true, Name: "w1"}
+			w, err := i.Apply(tg, false, c.cmd, zerolog.New(&buf).Level(zerolog.WarnLevel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Endpoint != tg.Endpoint+"/context/w1" || w.Port != tg.Port {
+				t.Errorf("without world ports: %+v, want the path form", w)
+			}
+			if (c.want == nil) != (buf.Len() == 0) {
+				t.Errorf("%q: warned %q", c.cmd, buf.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(buf.String(), w) {
+					t.Errorf("%q: %s lacks %q", c.cmd, buf.String(), w)
+				}
 			}
 		}
 	}
