@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ type statusInstance struct {
 }
 
 // An AI host runs `cdpvisor mcp` and four child MCPs, each wrapped with
-// --isolate, on real Chromium: two chrome-devtools-mcp (--wsEndpoint) and
+// --isolate, on real Chromium: two chrome-devtools-mcp (--browserUrl={cdp_endpoint}, the world's port) and
 // two @playwright/mcp, started at once, each opens its page and lists its
 // pages, and none sees another's; the coordinator lists four worlds; the
 // fresh worlds close once their children end, the named one stays and a
@@ -81,10 +82,12 @@ func TestHostWithIsolatedChildMCPs(t *testing.T) {
 	var res struct {
 		OK     bool
 		Worlds []struct {
-			Name     string
-			Endpoint string
-			Clients  int
-			Pages    int
+			Name         string
+			Endpoint     string
+			PathEndpoint string `json:"path_endpoint"`
+			Port         int
+			Clients      int
+			Pages        int
 		}
 		Status struct {
 			Instances []struct {
@@ -101,8 +104,8 @@ func TestHostWithIsolatedChildMCPs(t *testing.T) {
 		if strings.HasPrefix(w.Name, "agent-") {
 			fresh++
 		}
-		if w.Clients < 1 || w.Pages < 1 || !strings.HasSuffix(w.Endpoint, "/context/"+w.Name) {
-			t.Errorf("world %+v: want a client and a page at its /context/NAME", w)
+		if w.Clients < 1 || w.Pages < 1 || w.Port == 0 || w.Endpoint != fmt.Sprintf("http://127.0.0.1:%d", w.Port) || !strings.HasSuffix(w.PathEndpoint, "/context/"+w.Name) {
+			t.Errorf("world %+v: want a client and a page, at its own port and at /context/NAME", w)
 		}
 	}
 	if len(res.Worlds) != 4 || fresh != 3 {

@@ -1,6 +1,6 @@
 // Acts as an AI host whose child MCPs each get a world of their own:
 //   cdpvisor mcp                                                          (the coordinator)
-//   cdpvisor wrap --isolate -- chrome-devtools-mcp --wsEndpoint={cdp_ws}    (twice)
+//   cdpvisor wrap --isolate -- chrome-devtools-mcp --browserUrl={cdp_endpoint}    (twice; the world's own port)
 //   cdpvisor wrap --isolate -- @playwright/mcp --cdp-endpoint={cdp_endpoint}
 //   cdpvisor wrap --isolate=pw-named -- @playwright/mcp --cdp-endpoint={cdp_endpoint}
 //
@@ -78,7 +78,7 @@ async function browse(child) {
 
 function wrapArgs(kind, isolate, work, marker) {
   if (kind === 'cdm') {
-    return ['wrap', isolate, '--', process.execPath, cdmBin, '--wsEndpoint={cdp_ws}', '--no-usage-statistics', '--no-page-id-routing'];
+    return ['wrap', isolate, '--', process.execPath, cdmBin, '--browserUrl={cdp_endpoint}', '--no-usage-statistics', '--no-page-id-routing'];
   }
   return ['wrap', isolate, '--', process.execPath, pwmBin, '--cdp-endpoint={cdp_endpoint}', `--output-dir=${work}/${marker}`];
 }
