@@ -194,3 +194,25 @@ func websocketDialHeader(url string, h http.Header) (*websocket.Conn, *http.Resp
 	}
 	return c, resp, err
 }
+
+// A client on a world's port survives a kill of the browser as one on
+// /context/NAME does: still connected, its next request made in the world
+// again (a new context), which its port keeps serving.
+func TestWorldPortClientSurvivesABrowserKill(t *testing.T) {
+	f := newFixture(t)
+	a := f.openWorld("a")
+	cl := actortest.DialCDP(t, a.WS)
+	before := f.contextOf(f.newPage(cl))
+	f.kill()
+	page := f.newPageAfterCrash(cl)
+	if after := f.contextOf(page); after == before || after == "" {
+		t.Fatalf("world a's context %q after the crash, %q before: want a new one", after, before)
+	}
+	if got := f.targets(cl); !slices.Equal(got, []string{page}) {
+		t.Errorf("the port's client sees %v after the crash, want its new page alone", got)
+	}
+	var list []listEntry
+	if code := f.portJSON(a, http.MethodGet, "/json/list", &list); code != http.StatusOK || !slices.Equal(ids(list), []string{page}) {
+		t.Errorf("the port's /json/list after the crash: %d %v", code, ids(list))
+	}
+}
