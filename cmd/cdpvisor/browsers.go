@@ -26,11 +26,18 @@ func runBrowsers(args []string, sys launch.System, stdout, stderr io.Writer) err
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		if err := enc.Encode(list); err != nil {
+			return err
+		}
 	}
 	if len(found) == 0 {
-		_, err := detect.Resolve(sys, "")
+		// Exit 1, with --json too (after its []): "is there one?" is the
+		// exit status, whatever the output's form.
+		_, err := detect.Resolve(sys, "") // not found: what to install
 		return err
+	}
+	if *asJSON {
+		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tTYPE\tPROTOCOL\tCHANNEL\tSOURCE\tVERSION\tPATH")

@@ -121,7 +121,8 @@ var docs = map[string]commandDoc{
 			"first, then ESR, builds of no channel, beta, dev (Developer Edition), canary and nightly, headless shells\n" +
 			"last. Firefox (protocol bidi) is never picked by default; with --browser firefox the endpoint serves\n" +
 			"WebDriver BiDi at /session.\n" +
-			"Exits 1 when there is none.",
+			"Exits 1 when there is none, with --json too (after printing []), and says on stderr what to install;\n" +
+			"a script asks 'is there one?' with the exit status alone.",
 		groups: []flagGroup{{"Output", []string{"json"}}},
 		sections: []section{
 			{"Where it looks", "the installers' own places (/usr/bin, /opt, /snap/bin; /Applications, ~/Applications; Program Files,\n" +
