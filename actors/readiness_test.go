@@ -28,7 +28,11 @@ func TestReadinessFollowsCapacityLaunchesAndDrain(t *testing.T) {
 	if ok, why := c.Ready(ctx); !ok {
 		t.Fatalf("below capacity again: %s", why)
 	}
-	c.Drain()
+	start := time.Now()
+	c.DrainFor(ctx, time.Minute)
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("a drain with no client connected waited %s", waited)
+	}
 	if ok, why := c.Ready(ctx); ok || !strings.Contains(why, "draining") {
 		t.Fatalf("draining: ready %v %q", ok, why)
 	}

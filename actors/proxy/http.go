@@ -138,9 +138,6 @@ func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string)
 		_, _ = io.Copy(w, resp.Body)
 		return
 	}
-	if isList(path) && resp.StatusCode == http.StatusOK {
-		body = withoutBrowserUI(body)
-	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(body)

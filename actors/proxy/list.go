@@ -1,38 +1,10 @@
 package proxy
 
-import (
-	"bytes"
-	"encoding/json"
-	"strings"
-)
-
-// isList says path asks for the list of targets.
-func isList(path string) bool {
-	switch strings.TrimSuffix(path, "/") {
-	case "/json", "/json/list":
-		return true
-	}
-	return false
-}
+import "encoding/json"
 
 // listEntry is what the endpoint reads of a /json/list entry.
 type listEntry struct {
-	ID   string `json:"id"`
-	Type string `json:"type"`
-}
-
-// hiddenTargetType is a target of the browser's own UI (the omnibox popup
-// and such) that Chromium 156 lists in /json/list; a plain Chromium's list,
-// as clients expect it, has none (Chromium 148 headless lists none).
-const hiddenTargetType = "browser_ui"
-
-// withoutBrowserUI drops the browser's own UI targets from a /json/list
-// answer; an answer without any is returned as it came.
-func withoutBrowserUI(body []byte) []byte {
-	if !bytes.Contains(body, []byte(hiddenTargetType)) {
-		return body
-	}
-	return filterList(body, func(e listEntry) bool { return e.Type != hiddenTargetType })
+	ID string `json:"id"`
 }
 
 // filterList keeps the /json/list entries keep says yes to, written as

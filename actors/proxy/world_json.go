@@ -92,9 +92,7 @@ func (p *Actor) worldList(r *http.Request, world *worlds.World, at worldAt, ep b
 		return jsonAnswer{}, err
 	}
 	body = filterList(body, func(e listEntry) bool {
-		// Chromium 156 makes its omnibox popup (browser_ui) in every
-		// context with a page: the browser's own, as on the whole list.
-		return e.Type != hiddenTargetType && slices.ContainsFunc(targets, func(t worlds.Target) bool { return t.ID == e.ID })
+		return slices.ContainsFunc(targets, func(t worlds.Target) bool { return t.ID == e.ID })
 	})
 	return jsonAnswer{status, p.tokened(r, worldURLs(body, r.Host, at.prefix))}, nil
 }

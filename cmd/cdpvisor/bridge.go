@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"syscall"
 	"time"
@@ -35,7 +34,12 @@ func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error
 		return fmt.Errorf("bridge: %w", err)
 	}
 	if a.Install != "" {
-		return installBridge(a.Install, stdout) // the path alone, for $(…)
+		link, err := bridge.Install(a.Install)
+		if err != nil {
+			return fmt.Errorf("bridge --install: %w", err)
+		}
+		fmt.Fprintln(stdout, link) // the path alone, for $(…)
+		return nil
 	}
 	if slices.Contains(a.BrowserArgs, "--version") {
 		return printBrowserVersion(sys, a.Browser, a.Windows)
@@ -70,7 +74,7 @@ func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error
 		if cfg.Source, err = bridge.NewCoordinatorSource(target.WS); err != nil {
 			return err
 		}
-	} else if cfg.Browser, err = resolveRealBrowser(sys, a.Browser, a.Windows); err != nil {
+	} else if cfg.Browser, err = bridge.RealBrowser(sys, a.Browser, a.Windows); err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	} else {
 		cfg.Launcher = launchers.For(sys, cfg.Browser)
@@ -78,8 +82,6 @@ func runBridge(args []string, sys launch.System, stdout, stderr io.Writer) error
 	return bridge.Run(ctx, cfg)
 }
 
-// resolveRealBrowser picks the browser to launch, never this executable
-// itself (installed as "chrome", it may be found as one).
 const bridgeHelp = `cdpvisor bridge: act as a Chrome executable for tools that insist on launching Chrome
 
 Usage:
@@ -124,53 +126,10 @@ Examples:
   CDPVISOR_COORDINATOR=auto npx chrome-devtools-mcp --executablePath ~/.local/cdpvisor/chrome
 `
 
-func resolveRealBrowser(sys launch.System, want string, windows bool) (launch.Browser, error) {
-	sys.PreferWindows = sys.PreferWindows || windows
-	b, err := detect.Resolve(sys, want)
-	if err != nil {
-		return b, err
-	}
-	if err := launch.RequireCDP(b); err != nil {
-		return b, err // the bridge stands in for Chrome: it speaks CDP only
-	}
-	self, _ := os.Executable()
-	if same(self, b.Path) {
-		return b, fmt.Errorf("%s is this bridge, not a browser; set --browser or CDPVISOR_BROWSER to the real one", b.Path)
-	}
-	return b, nil
-}
-
-func same(a, b string) bool {
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
-}
-
-// installBridge creates DIR/chrome, a symlink to this executable, for
-// tools that want a path to "Chrome".
-func installBridge(dir string, out io.Writer) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("bridge --install: %w", err)
-	}
-	link := filepath.Join(dir, "chrome")
-	if err := os.Remove(link); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("bridge --install: replace %s: %w", link, err)
-	}
-	if err := os.Symlink(self, link); err != nil {
-		return fmt.Errorf("bridge --install: %w", err)
-	}
-	fmt.Fprintln(out, link)
-	return nil
-}
-
 // printBrowserVersion answers `chrome --version` as the real browser would,
 // for tools that check the version before launching.
 func printBrowserVersion(sys launch.System, want string, windows bool) error {
-	b, err := resolveRealBrowser(sys, want, windows)
+	b, err := bridge.RealBrowser(sys, want, windows)
 	if err != nil {
 		return fmt.Errorf("bridge: %w", err)
 	}

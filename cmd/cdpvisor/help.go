@@ -32,7 +32,7 @@ var placeholders = map[string]string{
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION", "drain-timeout": "DURATION",
 	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
-	"channel": "NAME", "dir": "DIR", "mirror": "URL",
+	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 }
 
 // shownDefaults replace defaults that depend on the machine, so help reads
@@ -134,13 +134,14 @@ var docs = map[string]commandDoc{
 	},
 	"browsers": {
 		purpose: "list the browsers installed here: the Chromium family (CDP) and Firefox (WebDriver BiDi)",
-		usage:   []string{"browsers [--json]"},
+		usage:   []string{"browsers [--protocol cdp|bidi] [--json]"},
 		about: "In the order --browser picks them: Chrome, Edge, Chromium, Brave, Firefox; within each the stable release\n" +
 			"first, then ESR, builds of no channel, beta, dev (Developer Edition), canary and nightly, headless shells\n" +
 			"last. Firefox (protocol bidi) is never picked by default; with --browser firefox the endpoint serves\n" +
 			"WebDriver BiDi at /session.\n" +
-			"Exits 1 when there is none.",
-		groups: []flagGroup{{"Output", []string{"json"}}},
+			"Exits 1 when there is none (of --protocol's, when given), with --json too (after printing []), and\n" +
+			"says on stderr what to install; a script asks 'is there one?' with the exit status alone.",
+		groups: []flagGroup{{"Which", []string{"protocol"}}, {"Output", []string{"json"}}},
 		sections: []section{
 			{"Where it looks", "the installers' own places (/usr/bin, /opt, /snap/bin; /Applications, ~/Applications; Program Files,\n" +
 				"%LOCALAPPDATA%), every channel; commands on $PATH; and the download caches: 'cdpvisor install'\n" +
@@ -155,6 +156,7 @@ var docs = map[string]commandDoc{
 		examples: []string{
 			"cdpvisor browsers",
 			"cdpvisor browsers --json | jq -r '.[] | select(.channel == \"beta\") | .path'",
+			"cdpvisor browsers --protocol cdp > /dev/null || cdpvisor install chrome",
 		},
 	},
 	"install": {

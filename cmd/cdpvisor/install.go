@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mattn/go-isatty"
 
@@ -63,7 +60,7 @@ func runInstall(args []string, sys launch.System, stdout, stderr io.Writer) erro
 	} else {
 		fmt.Fprintf(stderr, "cdpvisor install: installed %s %s (%s) in %s\n", res.Product, res.Version, res.Channel, res.Dir)
 	}
-	if err := probeBrowser(ctx, sys, res.Executable); err != nil {
+	if err := install.Probe(ctx, sys, res.Executable); err != nil {
 		fmt.Fprintf(stderr, "cdpvisor install: warning: the installed browser does not start here: %v\n", err)
 	}
 	if *dir != "" && os.Getenv(detect.InstallDirEnv) == "" {
@@ -97,34 +94,6 @@ func splitPositional(fs *flag.FlagSet, args []string) (positional, flags []strin
 		}
 	}
 	return positional, flags
-}
-
-// probeBrowser runs the browser's --version: a build that lacks system
-// libraries (a bare Linux without Chrome's dependencies) fails here with the
-// loader's message, which is worth reading before the first launch does.
-// On Windows, where --version opens a window, it reads the version directory.
-func probeBrowser(ctx context.Context, sys launch.System, exe string) error {
-	if runtime.GOOS == "windows" {
-		_, err := detect.ReadVersion(ctx, sys, launch.Browser{Path: exe})
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "--version")
-	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s --version: %w: %s", exe, err, strings.TrimSpace(lastBytes(out, 600)))
-	}
-	return nil
-}
-
-// lastBytes keeps the end of a long output, where the reason usually is.
-func lastBytes(b []byte, n int) string {
-	if len(b) > n {
-		return "…" + string(b[len(b)-n:])
-	}
-	return string(b)
 }
 
 // isTerminal: w is a terminal, where a progress bar redrawn in place reads

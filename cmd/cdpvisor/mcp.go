@@ -5,12 +5,14 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
 )
 
@@ -47,7 +49,9 @@ func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io
 	defer stop()
 	ran := make(chan error, 1)
 	go func() { ran <- c.Run(ctx) }()
-	go watchParent(ctx, func() {
+	// A host that dies without closing stdin leaves us reparented; on
+	// Windows stdin's EOF is the sign.
+	go proc.WatchParent(ctx, 500*time.Millisecond, func() {
 		cfg.Log.Warn().Msg("the host process is gone; shutting down")
 		stop()
 	})

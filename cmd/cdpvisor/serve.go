@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -134,17 +133,7 @@ func (f *supervisorFlags) usersBrowser(sys launch.System, b launch.Browser) (lau
 	if len(f.browserArgs) > 0 {
 		return nil, "", fmt.Errorf("--browser-arg does not apply: cdpvisor does not start the browser you run")
 	}
-	profile, err := f.userDataDir, error(nil)
-	if profile == "" {
-		profile, err = detect.DefaultProfile(sys, b)
-	} else {
-		profile, err = filepath.Abs(profile)
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	l, err := launchers.UsersBrowser(sys, b, profile)
-	return l, profile, err
+	return launchers.UsersBrowser(sys, b, f.userDataDir)
 }
 
 func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error {
@@ -172,7 +161,7 @@ func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error 
 	defer stop()
 	ctx, run := context.WithCancel(context.Background())
 	defer run()
-	go fleet.drainThenStop(stopping, ctx, c, run, cfg.Log) // owned: ends once stopping is done
+	go fleet.drainThenStop(stopping, ctx, c, run) // owned: ends once stopping is done
 	inst := c.Default()
 	cfg.Log.Info().Str("endpoint", inst.Proxy.Endpoint()).Str("instance", inst.ID).Str("browser", cfg.Launch.Browser.Path).
 		Str("state", c.StatePath()).Msg("serving; the browser starts on the first request")

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -70,23 +68,15 @@ func (f *fleetFlags) apply(cfg *actors.CoordinatorConfig, getenv func(string) st
 }
 
 // drainThenStop ends run once stopping is done: at once, or, for an
-// endpoint beyond loopback, after a drain: readiness off at once, the
-// connected clients served until they left or the drain time is up.
-func (f *fleetFlags) drainThenStop(stopping, running context.Context, c *actors.Coordinator, run context.CancelFunc, log zerolog.Logger) {
+// endpoint beyond loopback, after the coordinator's drain (DrainFor).
+func (f *fleetFlags) drainThenStop(stopping, running context.Context, c *actors.Coordinator, run context.CancelFunc) {
 	select {
 	case <-stopping.Done():
 	case <-running.Done(): // it stopped by itself
 		return
 	}
 	if f.listen != "" && f.drain > 0 {
-		c.Drain()
-		deadline := time.Now().Add(f.drain)
-		if n := c.Clients(running); n > 0 {
-			log.Info().Int("clients", n).Dur("drainTimeout", f.drain).Msg("draining: serving the connected clients until they leave")
-		}
-		for c.Clients(running) > 0 && time.Now().Before(deadline) {
-			time.Sleep(250 * time.Millisecond)
-		}
+		c.DrainFor(running, f.drain)
 	}
 	run()
 }

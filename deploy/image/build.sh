@@ -8,7 +8,10 @@
 #    from a registry, or imported by an earlier run); otherwise made by
 #    debootstrap --variant=minbase into a tarball cached under
 #    $CDPVISOR_IMAGE_CACHE (default /var/cache/cdpvisor-image, reused when
-#    present) and imported under that name.
+#    present) and imported under that name. Its packages come from
+#    DEBIAN_MIRROR and DEBIAN_SECURITY_MIRROR, else from the mirrors this
+#    machine's apt uses for bookworm and bookworm-security (apt_mirror.sh);
+#    without either it fails saying what to set.
 # 2. The binary: CGO_ENABLED=0 go build -trimpath on the host, for the host's
 #    architecture, into a build context laid out as GoReleaser's dockers_v2
 #    lays it (linux/<arch>/cdpvisor).
@@ -30,7 +33,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --tag) tag="$2"; shift 2 ;;
     --tag=*) tag="${1#--tag=}"; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -60,20 +63,10 @@ ensure_tool() {
 ensure_tool podman podman
 command -v go >/dev/null 2>&1 || die "go is missing: the binary is built on this machine (go.mod names the version)"
 
-# mirror SUITE prints the first URI that this machine's apt uses for SUITE
-# (deb822 .sources files first, then one-line lists), else the default.
-mirror() {
-  local suite="$1" default="$2" uri
-  uri="$(awk -v s="$suite" '
-      /^URIs:/   { u = $2 }
-      /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s && u != "") { print u; exit } }
-      /^$/       { u = "" }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)"
-  if [[ -z "$uri" ]]; then
-    uri="$(awk -v s="$suite" '$1 == "deb" && $3 == s { print $2; exit }' \
-      /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)"
-  fi
-  echo "${uri:-$default}"
-}
+# The Debian mirror: DEBIAN_MIRROR (DEBIAN_SECURITY_MIRROR) or this
+# machine's apt sources, never a host of the project's choosing.
+# shellcheck source=deploy/image/apt_mirror.sh
+source "$root/deploy/image/apt_mirror.sh"
 
 # --- 1. the base image --------------------------------------------------------
 if podman image exists "$base"; then
@@ -85,8 +78,7 @@ else
     log "base: debootstrap tarball cached at $tarball"
   else
     t0="$(now)"
-    debian="${DEBIAN_MIRROR:-$(mirror bookworm http://deb.debian.org/debian)}"
-    security="${DEBIAN_SECURITY_MIRROR:-$(mirror bookworm-security http://deb.debian.org/debian-security)}"
+    debian_mirrors || die "$mirror_problem"
     mkdir -p "$cache"
     work="$(mktemp -d "$cache/rootfs.XXXXXX")"
     trap 'rm -rf --one-file-system "$work"' EXIT

@@ -4,6 +4,7 @@ package launchers
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
@@ -33,12 +34,22 @@ func (a Any) Resolve(want string) (launch.Browser, error) { return detect.Resolv
 func (a Any) For(b launch.Browser) launch.Launcher { return For(a.Sys, b) }
 
 // UsersBrowser is the launcher of the user's own browser b, running on
-// profile: it attaches to it, never launches or stops it. Only a
-// Chromium-family browser can be attached to so; a Windows one from inside
-// WSL is reached on 127.0.0.1, which WSL's mirrored networking shares.
-func UsersBrowser(sys launch.System, b launch.Browser, profile string) (launch.Launcher, error) {
-	if b.Protocol() != launch.ProtocolCDP {
-		return nil, fmt.Errorf("attaching to the user's own browser needs a Chromium-family browser (Chrome, Edge, Chromium, Brave), not %s", b.Type.Product())
+// profile ("": b's default profile), and that profile, absolute: it attaches
+// to the browser, never launches or stops it. Only a Chromium-family
+// browser can be attached to so; a Windows one from inside WSL is reached
+// on 127.0.0.1, which WSL's mirrored networking shares.
+func UsersBrowser(sys launch.System, b launch.Browser, profile string) (launch.Launcher, string, error) {
+	var err error
+	if profile == "" {
+		profile, err = detect.DefaultProfile(sys, b)
+	} else {
+		profile, err = filepath.Abs(profile)
 	}
-	return chromium.UsersBrowser{Launcher: chromium.Launcher{Sys: sys}, Profile: profile}, nil
+	if err != nil {
+		return nil, "", err
+	}
+	if b.Protocol() != launch.ProtocolCDP {
+		return nil, "", fmt.Errorf("attaching to the user's own browser needs a Chromium-family browser (Chrome, Edge, Chromium, Brave), not %s", b.Type.Product())
+	}
+	return chromium.UsersBrowser{Launcher: chromium.Launcher{Sys: sys}, Profile: profile}, profile, nil
 }
