@@ -117,18 +117,13 @@ var docs = map[string]commandDoc{
 	"world": {
 		purpose: "open, list and close the running coordinator's worlds, each with a loopback port of its own",
 		usage:   []string{"world open NAME [flags]", "world list [--json] [flags]", "world close NAME [flags]"},
-		about: "A world is a browser context of its own on the instance's shared browser: its clients see and touch only\n" +
-			"its pages, cookies, storage and downloads. open makes the world NAME (or finds it open; nothing is\n" +
-			"launched) and prints its endpoint, http://127.0.0.1:WPORT, alone on stdout: give it to any CDP client\n" +
-			"(Puppeteer's browserURL, chromedriver's debuggerAddress, --port WPORT). The world is also at\n" +
-			"http://127.0.0.1:PORT/context/NAME. It stays open until close, which closes its clients, pages and port.\n" +
-			"Finds the coordinator as wrap does. Exits 2 when the name is bad, no coordinator runs, or the instance\n" +
-			"runs Firefox (no worlds).",
+		about: "open makes the world NAME (a browser context of its own on the shared browser), or finds it, launching\n" +
+			"nothing, and prints its own endpoint http://127.0.0.1:WPORT alone on stdout, for any CDP client; close\n" +
+			"closes its clients, pages and port. Exits 2 for a bad name, no coordinator, or a Firefox instance.",
 		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, {"Output", []string{"json"}}, logFlags},
 		examples: []string{
 			"ENDPOINT=$(cdpvisor world open alice)",
-			"node agent.js --browser-url \"$(cdpvisor world open alice)\"",
-			"cdpvisor world list --json | jq -r '.[] | .name + \" \" + .endpoint'",
+			"cdpvisor world list --json",
 			"cdpvisor world close alice",
 		},
 	},

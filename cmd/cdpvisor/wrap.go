@@ -122,7 +122,7 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 
 	opts := state.DiscoverOptions{StateFile: f.state, StateDir: f.stateDir, Instance: f.instance,
 		PPID: os.Getppid(), Timeout: timeout, Log: log}
-	target, sig, err := discoverInterruptible(opts, sigs)
+	target, sig, err := wrapenv.Discover(opts, sigs)
 	if sig != nil {
 		log.Debug().Str("signal", sig.String()).Msg("interrupted while looking for a coordinator")
 		return silentExit(signalExitCode(sig))
@@ -151,29 +151,6 @@ func exitCode(code int) error {
 		return nil
 	}
 	return silentExit(code)
-}
-
-// discoverInterruptible searches for a coordinator; a signal stops the search.
-func discoverInterruptible(o state.DiscoverOptions, sigs <-chan os.Signal) (state.Target, os.Signal, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	type result struct {
-		t   state.Target
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		t, err := state.Discover(ctx, o)
-		done <- result{t, err}
-	}()
-	select {
-	case r := <-done:
-		return r.t, nil, r.err
-	case sig := <-sigs:
-		cancel()
-		<-done
-		return state.Target{}, sig, nil
-	}
 }
 
 // runStandalone runs a coordinator inside wrap for the child's lifetime and
