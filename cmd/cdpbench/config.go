@@ -37,12 +37,13 @@ type config struct {
 	RecovRuns  int `json:"recovery_rounds"` // recovery: kills (and bare launches) per round
 	MemCli     int `json:"mem_clients"`     // memory: clients connected for the "with clients" figure
 
-	WorldsAgents   int           `json:"worlds_agents"`        // worlds: agents (worlds, browsers)
-	WorldsPages    int           `json:"worlds_pages"`         // worlds: pages per agent
-	WorldsRounds   int           `json:"worlds_rounds"`        // worlds: rounds, every side once each
-	WorldsSettle   time.Duration `json:"worlds_settle_ns"`     // worlds: wait after the pages loaded
-	WorldsRTCalls  int           `json:"worlds_rt_calls"`      // worlds: round trip calls per side and round
-	WorldsContexts bool          `json:"worlds_contexts_side"` // worlds: also Chromium's own contexts
+	WorldsAgents     int           `json:"worlds_agents"`        // worlds: agents (worlds, browsers)
+	WorldsPages      int           `json:"worlds_pages"`         // worlds: pages per agent
+	WorldsRounds     int           `json:"worlds_rounds"`        // worlds: rounds, every side once each
+	WorldsSettle     time.Duration `json:"worlds_settle_ns"`     // worlds: wait after the pages loaded
+	WorldsRTCalls    int           `json:"worlds_rt_calls"`      // worlds: round trip calls per side and round
+	WorldsContexts   bool          `json:"worlds_contexts_side"` // worlds: also Chromium's own contexts
+	WorldTimeSamples int           `json:"worldtime_samples"`    // worldtime: fresh contexts per side
 
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
@@ -77,11 +78,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds"}
+var optInFigures = []string{"worlds", "worldtime"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -129,6 +130,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.WorldsRounds, "worlds-rounds", -1, "worlds: rounds, each side once per round (default 3, quick 1)")
 	fs.DurationVar(&c.WorldsSettle, "worlds-settle", 3*time.Second, "worlds: wait after the pages loaded before reading memory")
 	fs.IntVar(&c.WorldsRTCalls, "worlds-rt-calls", -1, "worlds: round trip calls per side and round (default 2000, quick 500)")
+	fs.IntVar(&c.WorldTimeSamples, "worldtime-samples", 50, "worldtime: fresh worlds (and fresh browsers, and Chromium contexts) to time, interleaved")
 	fs.BoolVar(&c.WorldsContexts, "worlds-contexts", true, "worlds: also measure Chromium's own contexts (one cdpvisor, Target.createBrowserContext per agent)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
 	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")

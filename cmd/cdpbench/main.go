@@ -156,6 +156,10 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			}
 			return
 		})
+		step("worldtime", func() (err error) {
+			rep.WorldTime, err = b.measureWorldTime(ctx)
+			return
+		})
 	}
 	if cfg.Launch && pair {
 		progress("starting cdpvisor serve (%s) and a bare %s under %s", b.bin, b.browser, b.root)
@@ -180,7 +184,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}

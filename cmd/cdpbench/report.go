@@ -24,6 +24,7 @@ type report struct {
 	Recovery      *recoveryResult      `json:"recovery,omitempty"`
 	Memory        *memoryResult        `json:"memory,omitempty"`
 	Worlds        *worldsResult        `json:"worlds,omitempty"`
+	WorldTime     *worldTimeResult     `json:"worldtime,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -171,6 +172,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, worldsRows(w)...)
 	} else {
 		missing("worlds", "worlds")
+	}
+	if w := r.WorldTime; w != nil {
+		rows = append(rows, worldTimeRows(w)...)
+	} else {
+		missing("worldtime", "time to a working world")
 	}
 	return rows
 }

@@ -15,6 +15,10 @@ import (
 // adds 500 list items and draws on a canvas. It sets
 // window.__cdpbenchReady on its load event.
 const (
+	// helloPagePath is a page of no weight (the time to a working world
+	// times the context, not the page).
+	helloPagePath = "/hello"
+	helloPageHTML = "<!doctype html><title>hello</title><p>hello</p>"
 	agentPagePath = "/agent"
 	agentReadyJS  = `document.readyState === 'complete' && window.__cdpbenchReady === true`
 )
@@ -93,6 +97,7 @@ func startPageServer() (*pageServer, error) {
 	serve(agentPagePath, "text/html; charset=utf-8", agentPageHTML)
 	serve("/style.css", "text/css", agentPageCSS)
 	serve("/app.js", "text/javascript", agentPageJS)
+	serve(helloPagePath, "text/html; charset=utf-8", helloPageHTML)
 	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
