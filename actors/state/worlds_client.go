@@ -19,6 +19,9 @@ var (
 	// ErrNoWorldRequests: the endpoint does not know the world requests (a
 	// coordinator older than them): its worlds have no ports.
 	ErrNoWorldRequests = errors.New("the coordinator does not answer the world requests (older than world ports)")
+	// ErrTokenNeeded: the endpoint asks for its token (serve --listen),
+	// where worlds have their path alone.
+	ErrTokenNeeded = errors.New("the coordinator's endpoint needs its token (serve --listen): its worlds have no ports, only their path /context/NAME")
 	// ErrWorldRefused: the coordinator refused the request (a bad name, an
 	// unknown world, an instance without worlds); the error says why.
 	ErrWorldRefused = errors.New("refused")
@@ -74,6 +77,8 @@ func worldRequest(ctx context.Context, method, url string, into any) error {
 			return fmt.Errorf("%s %s: the answer is not a world's JSON: %w", method, url, err)
 		}
 		return nil
+	case resp.StatusCode == http.StatusUnauthorized:
+		return ErrTokenNeeded
 	case resp.StatusCode == http.StatusNotFound && !strings.HasPrefix(string(body), "cdpvisor: "),
 		resp.StatusCode == http.StatusMethodNotAllowed && !strings.Contains(string(body), WorldsPath):
 		// The path went on to the browser: no world requests there.

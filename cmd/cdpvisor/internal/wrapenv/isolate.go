@@ -104,9 +104,9 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	switch {
 	case err == nil && ws.Port != 0:
 		w = WorldPort(t, ws)
-	case err == nil, errors.Is(err, state.ErrNoWorldRequests):
+	case err == nil, errors.Is(err, state.ErrNoWorldRequests), errors.Is(err, state.ErrTokenNeeded):
 		// Worlds without ports (an endpoint beyond loopback, or an older
-		// coordinator): the path form.
+		// coordinator): the path form, made on the child's first use.
 		if w, err = World(t, name); err != nil {
 			return t, err
 		}
