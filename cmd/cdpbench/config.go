@@ -43,6 +43,8 @@ type config struct {
 	WorldsSettle     time.Duration `json:"worlds_settle_ns"`     // worlds: wait after the pages loaded
 	WorldsRTCalls    int           `json:"worlds_rt_calls"`      // worlds: round trip calls per side and round
 	WorldsContexts   bool          `json:"worlds_contexts_side"` // worlds: also Chromium's own contexts
+	WorldScaleCounts string        `json:"worldscale_counts"`    // worldscale: counts of worlds
+	WorldScaleCalls  int           `json:"worldscale_calls"`     // worldscale: round trips per agent
 	WorldTimeSamples int           `json:"worldtime_samples"`    // worldtime: fresh contexts per side
 
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
@@ -78,11 +80,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds", "worldtime"}
+var optInFigures = []string{"worlds", "worldtime", "worldscale"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -130,6 +132,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.WorldsRounds, "worlds-rounds", -1, "worlds: rounds, each side once per round (default 3, quick 1)")
 	fs.DurationVar(&c.WorldsSettle, "worlds-settle", 3*time.Second, "worlds: wait after the pages loaded before reading memory")
 	fs.IntVar(&c.WorldsRTCalls, "worlds-rt-calls", -1, "worlds: round trip calls per side and round (default 2000, quick 500)")
+	fs.StringVar(&c.WorldScaleCounts, "worldscale-counts", "1,10,25,50", "worldscale: counts of worlds, each on a fresh cdpvisor")
+	fs.IntVar(&c.WorldScaleCalls, "worldscale-calls", 200, "worldscale: round trips per world's agent, all agents at once")
 	fs.IntVar(&c.WorldTimeSamples, "worldtime-samples", 50, "worldtime: fresh worlds (and fresh browsers, and Chromium contexts) to time, interleaved")
 	fs.BoolVar(&c.WorldsContexts, "worlds-contexts", true, "worlds: also measure Chromium's own contexts (one cdpvisor, Target.createBrowserContext per agent)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")

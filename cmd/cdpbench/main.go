@@ -156,6 +156,13 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			}
 			return
 		})
+		if !havePSS {
+			rep.Skipped["worldscale"] = "skipped: needs /proc (Linux)"
+		}
+		step("worldscale", func() (err error) {
+			rep.WorldScale, err = b.measureWorldScale(ctx)
+			return
+		})
 		step("worldtime", func() (err error) {
 			rep.WorldTime, err = b.measureWorldTime(ctx)
 			return
@@ -184,7 +191,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}
