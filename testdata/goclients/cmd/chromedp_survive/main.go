@@ -15,7 +15,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"time"
 
@@ -31,18 +30,8 @@ const stepTimeout = 20 * time.Second
 
 func main() {
 	p := lines.Start("chromedp_survive", 60*time.Second)
-	if len(os.Args) != 4 {
-		p.Fail("usage: chromedp_survive <endpoint> <page URL> <cycles>")
-	}
-	endpoint, page := os.Args[1], os.Args[2]
-	cycles, err := strconv.Atoi(os.Args[3])
-	if err != nil || cycles < 0 {
-		p.Fail("bad cycles %q", os.Args[3])
-	}
-	ws, err := lines.BrowserWebSocket(endpoint)
-	if err != nil {
-		p.Fail("%v", err)
-	}
+	run := p.Args()
+	page, cycles, ws := run.Page, run.Cycles, run.WS
 	allocCtx, cancelAlloc := remote.NewAllocator(context.Background(), ws)
 	defer cancelAlloc()
 	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)

@@ -14,7 +14,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -30,18 +29,8 @@ const stepTimeout = 20 * time.Second
 
 func main() {
 	p := lines.Start("rod_survive", 60*time.Second)
-	if len(os.Args) != 4 {
-		p.Fail("usage: rod_survive <endpoint> <page URL> <cycles>")
-	}
-	endpoint, page := os.Args[1], os.Args[2]
-	cycles, err := strconv.Atoi(os.Args[3])
-	if err != nil || cycles < 0 {
-		p.Fail("bad cycles %q", os.Args[3])
-	}
-	ws, err := lines.BrowserWebSocket(endpoint)
-	if err != nil {
-		p.Fail("%v", err)
-	}
+	run := p.Args()
+	page, cycles, ws := run.Page, run.Cycles, run.WS
 	browser := rod.New().ControlURL(ws)
 	if err := browser.Connect(); err != nil {
 		p.Fail("connect to %s: %v", ws, err)

@@ -58,3 +58,28 @@ func (p *Program) print(v any) {
 	b, _ := json.Marshal(v)
 	fmt.Printf("%s\n", b)
 }
+
+// Run is what a kill-cycle program is given: the endpoint, the browser
+// websocket its /json/version names, the local page to read and how many
+// cycles to go.
+type Run struct {
+	Endpoint, WS, Page string
+	Cycles             int
+}
+
+// Args reads `<endpoint> <page URL> <cycles>` and finds the browser
+// websocket, or fails the program saying what is wrong.
+func (p *Program) Args() Run {
+	if len(os.Args) != 4 {
+		p.Fail("usage: %s <endpoint> <page URL> <cycles>", p.Name)
+	}
+	r := Run{Endpoint: os.Args[1], Page: os.Args[2]}
+	var err error
+	if r.Cycles, err = strconv.Atoi(os.Args[3]); err != nil || r.Cycles < 0 {
+		p.Fail("bad cycles %q", os.Args[3])
+	}
+	if r.WS, err = BrowserWebSocket(r.Endpoint); err != nil {
+		p.Fail("%v", err)
+	}
+	return r
+}
