@@ -1,7 +1,6 @@
 package relay_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -23,18 +22,8 @@ import (
 // ever, a page of a dead browser.
 func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
 	client, firefox := newChanConn(), newChanConn()
-	r := relay.New(relay.Spec{ID: 1, Client: client, Browser: firefox, Endpoint: browser.Endpoint{Generation: 1},
+	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: firefox, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, BiDi: true, Log: zerolog.New(zerolog.NewTestWriter(t))})
-	served := make(chan struct{})
-	go func() { _ = r.Serve(context.Background()); close(served) }()
-	defer func() {
-		client.Close(1000, "")
-		select {
-		case <-served:
-		case <-time.After(5 * time.Second):
-			t.Error("the relay did not end")
-		}
-	}()
 
 	// call sends a client request, answers it from Firefox with result and
 	// checks the client gets the answer.

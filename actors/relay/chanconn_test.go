@@ -2,11 +2,13 @@ package relay_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -71,4 +73,21 @@ func (c *chanConn) next(t *testing.T) []byte {
 		t.Fatal("nothing within 5 s")
 		return nil
 	}
+}
+
+// serveRelay runs a relay of spec until the test ends, when its client
+// closes and the relay must end within 5 s.
+func serveRelay(t *testing.T, client *chanConn, spec relay.Spec) {
+	t.Helper()
+	r := relay.New(spec)
+	served := make(chan struct{})
+	go func() { _ = r.Serve(context.Background()); close(served) }()
+	t.Cleanup(func() {
+		client.Close(1000, "")
+		select {
+		case <-served:
+		case <-time.After(5 * time.Second):
+			t.Error("the relay did not end")
+		}
+	})
 }

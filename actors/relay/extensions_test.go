@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -32,18 +31,8 @@ func (b bookCalls) Uninstalled(_ context.Context, id string) error {
 func TestExtensionRequestsReachTheBookBeforeTheClient(t *testing.T) {
 	client, chromium := newChanConn(), newChanConn()
 	book := make(bookCalls, 8)
-	r := relay.New(relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
+	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
 		Resilient: true, Extensions: book, Log: zerolog.New(zerolog.NewTestWriter(t))})
-	served := make(chan struct{})
-	go func() { _ = r.Serve(context.Background()); close(served) }()
-	defer func() {
-		client.Close(1000, "")
-		select {
-		case <-served:
-		case <-time.After(5 * time.Second):
-			t.Error("the relay did not end")
-		}
-	}()
 	const id = "gkahdbgdkgcbeocccgcbeflaakhgcpec"
 	// call sends a request on session (root when ""), answers it with
 	// answer and returns what the book was told by the time the client has
