@@ -1,0 +1,110 @@
+package profiles
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+)
+
+// DirIn is the profiles directory inside a state directory the user chose
+// (--state-dir).
+func DirIn(stateDir string) string { return filepath.Join(stateDir, "profiles") }
+
+// DefaultDir is where profiles are kept when no state directory was
+// chosen: not the default state directory, which is a tmpfs on most Linux
+// desktops (XDG_RUNTIME_DIR) and gone after a reboot, but the user's
+// persistent state: $XDG_STATE_HOME/cdpvisor/profiles (~/.local/state/…)
+// on Linux and BSD, the user's config directory elsewhere.
+func DefaultDir() (string, error) {
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		if s := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(s) {
+			return filepath.Join(s, "cdpvisor", "profiles"), nil
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", ErrNoDir, err)
+		}
+		return filepath.Join(home, ".local", "state", "cdpvisor", "profiles"), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoDir, err)
+	}
+	return filepath.Join(dir, "cdpvisor", "profiles"), nil
+}
+
+// Prepare makes dir ready to keep profiles in: created 0700 when missing,
+// refused when another user owns it or others may write to it (as the
+// state directory).
+func Prepare(dir string) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return fmt.Errorf("the profiles directory %s: %w", dir, err)
+	}
+	return state.PrepareDir(dir)
+}
+
+func (a *Actor) read(name string) (storagestate.State, bool, error) {
+	p := a.path(name)
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		return storagestate.State{}, false, nil
+	}
+	if !state.Mine(p) {
+		return storagestate.State{}, false, fmt.Errorf("%w: %s (another user's, or not a regular file); it is not read", ErrNotMine, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return storagestate.State{}, false, err
+	}
+	st, err := storagestate.Parse(data)
+	if err != nil {
+		return storagestate.State{}, false, fmt.Errorf("%w: %s: %w", ErrUnreadable, p, err)
+	}
+	return st, true, nil
+}
+
+func (a *Actor) write(name string, st storagestate.State) error {
+	if err := Prepare(a.spec.Dir); err != nil { // removed or changed since start
+		return err
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	p := a.path(name)
+	if _, err := os.Lstat(p); err == nil && !state.Mine(p) {
+		return fmt.Errorf("%w: %s; it is not overwritten", ErrNotMine, p)
+	}
+	return state.WriteFileAtomic(p, append(data, '\n'))
+}
+
+func (a *Actor) list() ([]Kept, error) {
+	entries, err := os.ReadDir(a.spec.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Kept
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), fileSuffix)
+		if !ok || strings.HasPrefix(name, ".") || !state.Mine(filepath.Join(a.spec.Dir, e.Name())) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, Kept{Name: name, Bytes: info.Size(), Saved: info.ModTime()})
+	}
+	slices.SortFunc(out, func(x, y Kept) int { return strings.Compare(x.Name, y.Name) })
+	return out, nil
+}
