@@ -32,6 +32,11 @@ type Closer interface {
 type Spec struct {
 	Instance string
 	Browser  Browser
+	// Profiles keeps the named worlds' storage; nil: nothing is kept.
+	Profiles Profiles
+	// UsersBrowser says the instance's browser is the user's own
+	// (--attach): worlds may copy from its default context.
+	UsersBrowser bool
 	// SnapshotEvery is how often the cookies of a world with clients are
 	// read, to be restored after a crash; 0: DefaultSnapshotEvery.
 	SnapshotEvery time.Duration
@@ -84,6 +89,13 @@ type Summary struct {
 	// Context is its browser context in the running browser; "" when no
 	// browser runs.
 	Context string `json:"browser_context_id,omitempty"`
+	// Open: the world is open; a kept world that is not is listed for
+	// its profile alone.
+	Open bool `json:"open"`
+	// Kept: the world's storage is kept on disk (a named world); *KeptInfo
+	// says its file's size and when it was last saved, once it was.
+	Kept      bool `json:"kept"`
+	*KeptInfo `json:",omitempty"`
 }
 
 // Target is a target of a world, from the browser's Target.getTargets.

@@ -9,7 +9,7 @@ import (
 
 // handle answers a request from outside.
 func (r *run) handle(m any) {
-	if r.handleFollowing(m) {
+	if r.handleFollowing(m) || r.handleStorage(m) {
 		return
 	}
 	switch m := m.(type) {

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // MaxNameLen is the longest world name: it goes into URLs, logs and state.
@@ -48,4 +49,11 @@ func FreshName() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return "agent-" + string(b[:])
+}
+
+// IsFresh says name has the shape FreshName gives: such a world is an
+// agent's for one run and is never kept.
+func IsFresh(name string) bool {
+	rest, ok := strings.CutPrefix(name, "agent-")
+	return ok && len(rest) == 8 && strings.Trim(rest, "abcdefghijklmnopqrstuvwxyz0123456789") == ""
 }
