@@ -19,11 +19,12 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // Path is where an endpoint serves the live view.
-const Path = "/ui"
+const Path = state.LiveViewPath
 
 // Spec configures the actor.
 type Spec struct {
