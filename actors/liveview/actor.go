@@ -207,6 +207,9 @@ func (r *run) tick() {
 		return
 	}
 	r.gather()
+	for _, in := range r.instances {
+		r.readTitles(in)
+	}
 	r.pushState()
 }
 

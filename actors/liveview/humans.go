@@ -138,14 +138,13 @@ func (r *run) answerHuman(v *viewer, id int, note string) {
 	}
 	delete(r.humans.open, id)
 	ans := HumanAnswer{Instance: q.req.Instance, World: q.req.World, Note: note}
-	if p := r.pageOfWorld(v, q.req.Instance, q.req.World); p != nil {
-		ans.URL, ans.Title = p.url, p.title
-	}
 	k := holdKey{q.req.Instance, q.req.World}
 	if r.holders[k] == v {
 		r.handBack(k)
 	}
-	q.reply <- humanReply{answer: ans}
+	if !r.readPageFor(q, ans, r.pageOfWorld(v, q.req.Instance, q.req.World)) {
+		q.reply <- humanReply{answer: ans}
+	}
 	r.events.add(event{Instance: q.req.Instance, Kind: "human_answered", Text: "a human answered: " + q.req.Reason})
 	r.pushState()
 }
@@ -189,4 +188,27 @@ func worldWords(w string) string {
 		return "the whole browser"
 	}
 	return "world " + w
+}
+
+// readPageFor asks the page for its URL and title (a target's title can
+// lag behind its document's) and answers the request when they come;
+// false: no page to ask, the answer is the caller's.
+func (r *run) readPageFor(q *humanRequest, ans HumanAnswer, p *page) bool {
+	if p == nil {
+		return false
+	}
+	ans.URL, ans.Title = p.url, p.title
+	in := r.instances[q.req.Instance]
+	if in == nil || in.session == nil || p.session == "" {
+		q.reply <- humanReply{answer: ans}
+		return true
+	}
+	id, ok := in.session.SendTo(p.session, "Runtime.evaluate", map[string]any{
+		"expression": "({URL: location.href, Title: document.title})", "returnByValue": true})
+	if !ok {
+		q.reply <- humanReply{answer: ans}
+		return true
+	}
+	in.pending[id] = pending{human: q, answer: ans}
+	return true
 }

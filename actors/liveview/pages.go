@@ -2,6 +2,7 @@ package liveview
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
@@ -32,7 +33,10 @@ var castParams = map[castMode]map[string]any{
 
 // pending is one of the live view's requests awaiting its answer.
 type pending struct {
-	attach string // Target.attachToTarget of this target
+	attach string        // Target.attachToTarget of this target
+	human  *humanRequest // the page's URL and title read for the answer to a human request
+	answer HumanAnswer
+	title  string // document.title read for this target
 }
 
 // What a session's reader makes of the browser's messages (off the actor's
@@ -57,6 +61,7 @@ type (
 		gen     int
 		id      int64
 		session string // the attached session, for an attach
+		value   json.RawMessage
 		err     string
 	}
 	frameNews struct {
@@ -83,6 +88,9 @@ func readSession(gen int, raw []byte) (any, bool) {
 		Params    json.RawMessage `json:"params"`
 		Result    struct {
 			SessionID string `json:"sessionId"`
+			Result    struct {
+				Value json.RawMessage `json:"value"`
+			} `json:"result"`
 		} `json:"result"`
 		Error *struct {
 			Message string `json:"message"`
@@ -92,7 +100,7 @@ func readSession(gen int, raw []byte) (any, bool) {
 		return nil, false
 	}
 	if m.ID != 0 {
-		a := answerNews{gen: gen, id: m.ID, session: m.Result.SessionID}
+		a := answerNews{gen: gen, id: m.ID, session: m.Result.SessionID, value: m.Result.Result.Value}
 		if m.Error != nil {
 			a.err = m.Error.Message
 		}
@@ -161,6 +169,11 @@ func (r *run) endSession(in *inst) {
 	}
 	in.session.Stop()
 	in.session = nil
+	for _, pend := range in.pending {
+		if pend.human != nil {
+			pend.human.reply <- humanReply{answer: pend.answer} // as the page was last seen
+		}
+	}
 	for _, p := range in.pages {
 		if p.cast != castNone {
 			r.a.screencasts.Add(-1)
@@ -244,6 +257,22 @@ func (r *run) answered(in *inst, m answerNews) {
 		return
 	}
 	delete(in.pending, m.id)
+	if pend.human != nil {
+		var page struct{ URL, Title string }
+		if json.Unmarshal(m.value, &page) == nil && m.err == "" {
+			pend.answer.URL, pend.answer.Title = page.URL, page.Title
+		}
+		pend.human.reply <- humanReply{answer: pend.answer}
+		return
+	}
+	if pend.title != "" {
+		var title string
+		if p := in.pages[pend.title]; p != nil && m.err == "" && json.Unmarshal(m.value, &title) == nil && title != "" && title != p.title {
+			p.title = title
+			r.pushState()
+		}
+		return
+	}
 	p := in.pages[pend.attach]
 	if p == nil || m.err != "" || m.session == "" {
 		return
@@ -291,4 +320,29 @@ func (r *run) frame(in *inst, m frameNews) {
 			return
 		}
 	}
+}
+
+// readTitles asks the pages whose target title is still Chromium's
+// stand-in (their URL: a target's title can lag behind its document's)
+// for their document's title.
+func (r *run) readTitles(in *inst) {
+	if in.session == nil {
+		return
+	}
+	for _, p := range in.pages {
+		if p.session == "" || !placeholderTitle(p) {
+			continue
+		}
+		if id, ok := in.session.SendTo(p.session, "Runtime.evaluate", map[string]any{"expression": "document.title", "returnByValue": true}); ok {
+			in.pending[id] = pending{title: p.id}
+		}
+	}
+}
+
+func placeholderTitle(p *page) bool {
+	if p.title == "" {
+		return true
+	}
+	bare := strings.TrimPrefix(strings.TrimPrefix(p.url, "https://"), "http://")
+	return p.title == p.url || p.title == bare || strings.HasPrefix(p.url, "data:")
 }

@@ -26,7 +26,7 @@
       else if (k.startsWith('data-')) e.dataset[k.slice(5)] = v;
       else e.setAttribute(k, v === true ? '' : v);
     }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+    for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) e.append(c);
     return e;
   }
 
