@@ -28,7 +28,7 @@ func TestLiveViewWithRealClients(t *testing.T) {
 	work := t.TempDir()
 	shots := work
 	if *updateScreenshots {
-		abs, err := filepath.Abs(filepath.Join("..", "..", "docs", "images"))
+		abs, err := filepath.Abs(filepath.Join("..", "..", "docs"))
 		if err != nil {
 			t.Fatal(err)
 		}
