@@ -31,10 +31,8 @@ func (c *Coordinator) holdsOf(instance string) func(context.Context, string) (re
 
 // showLive has the live view show an instance.
 func (c *Coordinator) showLive(ctx context.Context, inst *Instance) {
-	li := liveview.Instance{ID: inst.ID, Default: inst == c.def, Endpoint: inst.Proxy.Endpoint(), Browser: inst.Browser, Downloads: inst.Downloads}
-	if inst.Worlds != nil {
-		li.Worlds = inst.Worlds
-	}
+	li := liveview.Instance{ID: inst.ID, Default: inst == c.def, Endpoint: inst.Proxy.Endpoint(), Browser: inst.Browser, Downloads: inst.Downloads,
+		Worlds: inst.Worlds, Command: isolateCommand(c.cfg.StateDir, inst.ID, inst == c.def)}
 	if err := c.liveView.Watch(ctx, li); err != nil && ctx.Err() == nil {
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("the live view does not show this instance")
 	}
