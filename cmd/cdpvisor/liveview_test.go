@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 )
 
@@ -79,5 +81,41 @@ func TestLiveViewServesItsOwnerOnly(t *testing.T) {
 	}
 	if !s.logged("live_view=" + s.endpoint + "/ui") {
 		t.Errorf("serve does not log the live view's URL:\n%s", s.stderr.String())
+	}
+}
+
+// Beyond loopback (serve --listen) /ui needs the token, as every request:
+// the page opened with ?token= hands it to its websocket; only its static
+// script and style are served without it.
+func TestLiveViewWithATokenNeedsIt(t *testing.T) {
+	s := startServe(t, []string{"CDPVISOR_TOKEN=" + testToken}, "--listen", "0.0.0.0:0", "--browser", actortest.FakeBrowser(t), "--state-dir", t.TempDir())
+	for path, want := range map[string]int{
+		"/ui":                                  http.StatusUnauthorized,
+		"/ui?token=" + testToken:               http.StatusOK,
+		"/ui/app.js":                           http.StatusOK,
+		"/ui/style.css":                        http.StatusOK,
+		"/ui/request-human":                    http.StatusUnauthorized,
+		"/ui/ws":                               http.StatusUnauthorized,
+		"/ui/request-human?token=" + testToken: http.StatusMethodNotAllowed, // GET: through the gate, then refused
+	} {
+		resp, err := http.Get(s.endpoint + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s: %d, want %d", strings.Replace(path, testToken, "TOKEN", 1), resp.StatusCode, want)
+		}
+	}
+	ws := strings.Replace(s.endpoint, "http://", "ws://", 1) + "/ui/ws?token=" + testToken
+	conn, resp, err := websocket.DefaultDialer.Dial(ws, nil)
+	if err != nil {
+		t.Fatalf("the live view's websocket with the token: %v %v", err, resp)
+	}
+	defer conn.Close()
+	var hello struct{ Type string }
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if err := conn.ReadJSON(&hello); err != nil || hello.Type != "hello" {
+		t.Fatalf("first message %+v %v, want hello", hello, err)
 	}
 }
