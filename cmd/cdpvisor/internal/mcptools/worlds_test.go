@@ -118,7 +118,9 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	if _, _, err := conn.ReadMessage(); !errors.As(err, &ce) || ce.Code != 1001 {
 		t.Errorf("alice's client saw %v, want close 1001", err)
 	}
-	if listed := h.worldsListed(map[string]any{"action": "list"}); len(listed) != 1 || listed["bob"] == nil {
+	// A named world is kept: alice is listed closed, for her profile.
+	if listed := h.worldsListed(map[string]any{"action": "list"}); len(listed) != 2 || listed["bob"]["open"] != true ||
+		listed["alice"]["open"] != false || listed["alice"]["kept"] != true || listed["alice"]["endpoint"] != "" {
 		t.Errorf("after closing alice: %v", listed)
 	}
 	if pages := h.browserPages(); pages != before+1 {
