@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -74,18 +75,26 @@ func seedWorld(ctx context.Context, d deps, id, name string, req state.WorldSeed
 	return d.c.SeedWorld(ctx, id, name, seed)
 }
 
-// seedError words a refused seed: nothing was made or changed.
+// seedError words a refused seed: nothing was made or changed. The
+// user's browser is the coordinator's start's to choose (its words name a
+// flag, which a model cannot pass): said as the MCP host's setting.
 func seedError(tool string, err error) (*mcp.CallToolResult, error) {
+	refused := errors.Is(err, proxy.ErrBadSeed) || errors.Is(err, storagestate.ErrNotStorageState) ||
+		errors.Is(err, worlds.ErrNotUsersBrowser) || errors.Is(err, worlds.ErrUnknownWorld)
 	if errors.Is(err, worlds.ErrNotUsersBrowser) {
-		err = fmt.Errorf("from_user_browser: %w; have your MCP host start the coordinator on your own browser (cdpvisor mcp --attach, or CDPVISOR_ATTACH=1 "+
-			"in its environment), or seed the world with storage_state or from_world instead", err)
+		err = remedy.With(errors.New("from_user_browser: copying from the user's browser needs the coordinator started on the user's own browser"),
+			remedy.Fix{Do: remedy.AtStart, Setting: usersBrowserSetting, Value: "1"},
+			remedy.Say("seed the world with storage_state or from_world instead"))
 	}
-	if errors.Is(err, proxy.ErrBadSeed) || errors.Is(err, storagestate.ErrNotStorageState) || errors.Is(err, worlds.ErrNotUsersBrowser) ||
-		errors.Is(err, worlds.ErrUnknownWorld) {
+	if refused {
 		err = fmt.Errorf("%w; nothing was made or changed", err)
 	}
 	return toolError(tool, err)
 }
+
+// usersBrowserSetting is the coordinator's setting that puts it on the
+// user's own browser (CDPVISOR_ATTACH).
+const usersBrowserSetting remedy.Setting = "attach"
 
 // importWorld is browser_context import: the storage state set into the
 // world called name, made if it is not open.
