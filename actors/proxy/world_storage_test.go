@@ -195,3 +195,15 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// SeedOf turns a request into the WorldsActor's seed: the state parsed,
+// the origins in a browser's form; an empty one is no seed.
+func TestSeedOf(t *testing.T) {
+	s, err := proxy.SeedOf("shop", state.WorldSeed{StorageState: json.RawMessage(signedIn), FromWorld: "alice", Origins: []string{"HTTPS://Shop.test:443"}})
+	if err != nil || s.State == nil || len(s.State.Cookies) != 1 || s.FromWorld != "alice" || len(s.Origins) != 1 || s.Origins[0] != "https://shop.test" {
+		t.Fatalf("SeedOf: %+v %v", s, err)
+	}
+	if s, err := proxy.SeedOf("shop", state.WorldSeed{StorageState: json.RawMessage(" null ")}); err != nil || !s.Empty() {
+		t.Errorf("a null storage_state: %+v %v, want no seed", s, err)
+	}
+}
