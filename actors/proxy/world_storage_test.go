@@ -150,6 +150,7 @@ func TestWorldStorageOverHTTP(t *testing.T) {
 	update := `{"cookies":[{"name":"sid","value":"n3w","domain":"shop.test","path":"/","expires":-1,"httpOnly":true,"secure":true,"sameSite":"Lax"},` +
 		`{"name":"cart","value":"2","domain":"shop.test","path":"/","expires":-1,"httpOnly":false,"secure":false,"sameSite":"Lax"}],"origins":[]}`
 	code, body = send(t, http.MethodPut, ep+"/context/shop"+state.StorageStatePath, update)
+	ws = state.WorldStatus{}
 	if err := json.Unmarshal([]byte(body), &ws); code != http.StatusOK || err != nil || ws.Created || ws.Seeded == nil || ws.Seeded.Cookies != 2 {
 		t.Fatalf("import: %d %v %s", code, err, body)
 	}
