@@ -242,7 +242,13 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 			fmt.Fprintf(w, "  %s\n", e)
 		}
 	}
-	fmt.Fprintf(w, "\nEvery flag can also be set by its environment variable; a flag given on the command line wins.\n")
+	every := "Every flag"
+	fs.VisitAll(func(f *flag.Flag) {
+		if commandLineOnly[f.Name] {
+			every = "Every flag but those of the command line only"
+		}
+	})
+	fmt.Fprintf(w, "\n%s can also be set by its environment variable; a flag given on the command line wins.\n", every)
 }
 
 func printFlag(w io.Writer, f *flag.Flag) {
@@ -252,6 +258,9 @@ func printFlag(w io.Writer, f *flag.Flag) {
 	}
 	fmt.Fprintf(w, "  %-26s %s\n", left, f.Usage)
 	meta := "env " + envName(f.Name)
+	if commandLineOnly[f.Name] {
+		meta = "command line only"
+	}
 	def := f.DefValue
 	if s, ok := shownDefaults[f.Name]; ok {
 		def = s
