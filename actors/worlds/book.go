@@ -25,7 +25,7 @@ func (w *world) name() string { return w.handle.name }
 
 // publish gives the relays the world's contexts of the moment.
 func (w *world) publish() {
-	w.handle.view.Store(&view{gen: w.gen, context: w.context, made: maps.Clone(w.made), seeding: len(w.store.seeds) > 0})
+	w.handle.view.Store(&view{gen: w.gen, context: w.context, made: maps.Clone(w.made)})
 }
 
 // owns says a context is the world's in the browser of the moment.

@@ -40,11 +40,13 @@ func (r *run) ensure(w *world, done func(string, error)) {
 			}
 			return
 		}
-		w.making = 0
 		if err := a.err(); err != nil || res.BrowserContextID == "" {
+			w.making = 0
 			w.settle("", fmt.Errorf("making the browser context of world %s: %w", w.name(), errOr(a.err(), "no browserContextId in the answer")))
 			return
 		}
+		// Still making until restored: who asks meanwhile waits for this
+		// context, not another.
 		r.restore(w, gen, res.BrowserContextID)
 	})
 }
@@ -54,6 +56,17 @@ func (r *run) ensure(w *world, done func(string, error)) {
 // that context the world's.
 func (r *run) restore(w *world, gen int, context string) {
 	made := func() {
+		if w.making != gen {
+			// Closed, or its browser gone, meanwhile: a context made for
+			// nobody goes, and who waited for it hears so (unless a newer
+			// browser's context is being made for them).
+			r.dispose([]string{context}, func() {})
+			if w.making == 0 {
+				w.settle("", ErrBrowserGone)
+			}
+			return
+		}
+		w.making = 0
 		if !r.running || r.ep.Generation != gen || r.entry(w.handle) == nil {
 			w.settle("", ErrBrowserGone)
 			return

@@ -56,14 +56,20 @@ func (r *run) pageSession(w *world, target string, then func(string, error)) {
 			delete(r.pages, target)
 		}
 		ps.id = res.SessionID
-		if err == nil && w != nil {
-			r.callOn(ps.id, "DOMStorage.enable", nil, func(answer) {})
+		settle := func(err error) {
+			waiters := ps.waiters
+			ps.waiters = nil
+			for _, w := range waiters {
+				w(res.SessionID, err)
+			}
 		}
-		waiters := ps.waiters
-		ps.waiters = nil
-		for _, w := range waiters {
-			w(res.SessionID, err)
+		if err != nil || w == nil {
+			settle(err)
+			return
 		}
+		// Before anyone uses the page: its localStorage changes from now on
+		// are the world's.
+		r.callOn(ps.id, "DOMStorage.enable", nil, func(answer) { settle(nil) })
 	})
 }
 

@@ -54,6 +54,7 @@ func (r *run) onStorageChanged(session, method string, raw json.RawMessage) {
 		clear(items)
 	}
 	w.store.state = withOrigin(w.store.state, origin, items)
+	r.keep(w)
 }
 
 // withOrigin is st with origin's localStorage replaced by items (none:

@@ -33,13 +33,11 @@ import (
 const prepareTimeout = 1500 * time.Millisecond
 
 // PreparePage gets a new page of the world in browser generation gen
-// ready for the world's seeds, answering once it is (at once when the
-// world has none). The relay asks it before it tells its client of a page
-// the client made.
+// ready: the actor follows its localStorage changes (what a page signs in
+// or out of and closes at once is kept) and, while the world has seeds,
+// the page carries them. The relay asks it before it tells its client of
+// a page the client made: two or four round trips of the browser's.
 func (w *World) PreparePage(ctx context.Context, gen int, target string) {
-	if !w.view.Load().seeding {
-		return
-	}
 	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
 	defer cancel()
 	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) any {
@@ -56,7 +54,7 @@ type preparePage struct {
 
 func (r *run) onPreparePage(m preparePage) {
 	w := r.entry(m.world)
-	if w == nil || !r.current(w) || w.gen != m.gen || len(w.store.seeds) == 0 {
+	if w == nil || !r.current(w) || w.gen != m.gen {
 		m.reply <- struct{}{}
 		return
 	}
