@@ -26,6 +26,7 @@ type report struct {
 	Worlds        *worldsResult        `json:"worlds,omitempty"`
 	WorldTime     *worldTimeResult     `json:"worldtime,omitempty"`
 	WorldScale    *worldScaleResult    `json:"worldscale,omitempty"`
+	Restore       *restoreResult       `json:"restore,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -183,6 +184,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, worldScaleRows(w)...)
 	} else {
 		missing("worldscale", "how worlds' cost grows")
+	}
+	if w := r.Restore; w != nil {
+		rows = append(rows, restoreRows(w)...)
+	} else {
+		missing("restore", "restoring a kept world")
 	}
 	return rows
 }
