@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
 // Issue 35, "Logins that last": worlds keep their sign-ins, exchange them
@@ -133,9 +135,20 @@ func TestWorldKeepsItsSignInAcrossCoordinators(t *testing.T) {
 		logins(t, "cdp="+worldOpen(t, dir, "shop"), "site="+site.URL, "whoami"), site.signedIn("bob"))
 	expectSeen(t, "another world after SIGTERM", logins(t, "cdp="+worldOpen(t, dir, "other"), "site="+site.URL, "whoami"), anonymous)
 	private(t, filepath.Dir(profile), profile)
+	// list says shop is kept, its size and when it was last saved.
+	out, stderr, code := runCLI(t, nil, "world", "list", "--json", "--state-dir", dir)
+	var list []state.WorldStatus
+	info, _ := os.Stat(profile)
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
+		t.Fatalf("world list --json: exit %d %v %q %q", code, err, out, stderr)
+	}
+	i := slices.IndexFunc(list, func(w state.WorldStatus) bool { return w.Name == "shop" })
+	if i < 0 || !list[i].Kept || list[i].SavedAt == nil || info == nil || list[i].SavedBytes != info.Size() {
+		t.Errorf("world list --json: %s, want shop kept, saved, of its file's size (%v)", out, info)
+	}
 
 	// Forget deletes the file (and closes the world).
-	out, stderr, code := runCLI(t, nil, "world", "close", "shop", "--forget", "--state-dir", dir)
+	out, stderr, code = runCLI(t, nil, "world", "close", "shop", "--forget", "--state-dir", dir)
 	if code != 0 {
 		t.Fatalf("world close shop --forget: exit %d %q %q", code, out, stderr)
 	}
@@ -246,6 +259,12 @@ func TestStorageStateExchangeWithPlaywright(t *testing.T) {
 	}
 	imported := strings.TrimSpace(out)
 	expectSeen(t, "a world seeded with Playwright's own state", logins(t, "cdp="+imported, "site="+site.URL, "whoami"), site.signedIn("erin"))
+	// wrap --isolate=NAME --storage-state seeds the child's world alike.
+	out, stderr, code = runWrapCLI(t, "--state-dir", dir, "--isolate=wrapped", "--storage-state", written, "--", "sh", "-c", "echo $CDP_ENDPOINT")
+	if code != 0 || !strings.HasPrefix(out, "http://127.0.0.1:") {
+		t.Fatalf("wrap --isolate=wrapped --storage-state: exit %d %q %q", code, out, stderr)
+	}
+	expectSeen(t, "wrap --isolate=wrapped --storage-state's world", logins(t, "cdp="+strings.TrimSpace(out), "site="+site.URL, "whoami"), site.signedIn("erin"))
 
 	// Malformed: refused whole, saying what was expected; the world keeps
 	// erin's sign-in. The first has a good cookie before a bad one, so a
