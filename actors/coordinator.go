@@ -21,6 +21,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
+	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -39,8 +40,12 @@ type CoordinatorConfig struct {
 	// Sys is the host the browsers run on, resolved once by the caller; its
 	// PreferWindows (--windows) makes the browsers that instances made later
 	// name by type (or leave to the default) Windows ones inside WSL.
-	Sys           launch.System
-	StateDir      string
+	Sys      launch.System
+	StateDir string
+	// ProfilesDir keeps the named worlds' storage; "": profiles in
+	// StateDir when it was given, else profiles.DefaultDir (the default
+	// state dir is gone after a reboot).
+	ProfilesDir   string
 	AllowOrigins  []string
 	InstancePorts PortRange // ports for extra instances; zero: any free port
 	MaxInstances  int       // 0 = 99
@@ -79,12 +84,17 @@ type Coordinator struct {
 	hook     suture.EventHook
 	guard    *watchdog.Actor // nil without watchdogs
 	metrics  *metrics.Actor
-	draining atomic.Bool // set once by Drain; read by every readiness probe
+	profiles *profiles.Actor // nil: no world is kept
+	draining atomic.Bool     // set once by Drain; read by every readiness probe
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
 // a port in use or an unwritable state dir fails before anything starts.
 func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
+	profilesDir, err := chooseProfilesDir(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.StateDir == "" {
 		cfg.StateDir = state.DefaultDir()
 	}
@@ -108,6 +118,9 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log)}
+	if profilesDir != "" {
+		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
+	}
 	if cfg.WatchdogExe != "" {
 		c.guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
 	}
@@ -130,6 +143,9 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	c.root.Add(c.registry)
 	c.root.Add(c.leasesActor())
 	c.root.Add(c.metrics)
+	if c.profiles != nil {
+		c.root.Add(c.profiles)
+	}
 	if c.guard != nil {
 		c.root.Add(c.guard)
 	}
@@ -180,7 +196,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP
-		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Log: log})
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, Log: log})
 	}
 	var ext *extensions.Actor
 	if !bidi { // loaded over CDP
@@ -220,9 +236,18 @@ func (c *Coordinator) StatePath() string { return c.state.Path() }
 // Run serves the tree until ctx is done and everything in it has stopped:
 // browsers ended, listeners closed, state files removed.
 func (c *Coordinator) Run(ctx context.Context) error {
-	served := c.root.ServeBackground(ctx)
+	tree, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := c.root.ServeBackground(tree)
 	c.watch(ctx, c.def)
-	err := <-served
+	var err error
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		c.keepWorlds() // while their browsers run still
+		stop()
+		err = <-served
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil
 	}

@@ -65,12 +65,19 @@ func (s *Session) Stop() {
 // Send queues a command and returns its id; false when the queue is full
 // (the browser reads nothing: the session is ending anyway).
 func (s *Session) Send(method string, params any) (int64, bool) {
+	return s.SendTo("", method, params)
+}
+
+// SendTo is Send to a target's session (flatten) on the connection; "":
+// the browser's.
+func (s *Session) SendTo(sessionID, method string, params any) (int64, bool) {
 	s.nextID++
 	b, err := json.Marshal(struct {
-		ID     int64  `json:"id"`
-		Method string `json:"method"`
-		Params any    `json:"params,omitempty"`
-	}{s.nextID, method, params})
+		ID        int64  `json:"id"`
+		Method    string `json:"method"`
+		Params    any    `json:"params,omitempty"`
+		SessionID string `json:"sessionId,omitempty"`
+	}{s.nextID, method, params, sessionID})
 	if err != nil {
 		return 0, false
 	}

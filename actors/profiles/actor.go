@@ -133,8 +133,8 @@ type (
 		forgot bool
 		err    error
 	}
-	list  struct{ reply chan listed }
-	flush struct{ reply chan error }
+	list   struct{ reply chan listed }
+	flush  struct{ reply chan error }
 	listed struct {
 		kept []Kept
 		err  error

@@ -30,6 +30,10 @@ type World interface {
 	Disposed(gen int, contextID string)
 	// CloseBrowser closes the world's pages (a client's Browser.close).
 	CloseBrowser(ctx context.Context, ep browser.Endpoint) error
+	// PreparePage gets a page a client made in the world's own context
+	// ready for the world's kept storage, before the client hears of it;
+	// at once when there is nothing to prepare.
+	PreparePage(ctx context.Context, gen int, target string)
 }
 
 // worldFilter is a world relay's wall: what its client was told of the

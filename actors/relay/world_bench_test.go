@@ -21,6 +21,7 @@ func (benchWorld) Owns(id string) bool                                  { return
 func (benchWorld) Made() []string                                       { return nil }
 func (benchWorld) AddMade(context.Context, int, string) error           { return nil }
 func (benchWorld) Disposed(int, string)                                 {}
+func (benchWorld) PreparePage(context.Context, int, string)             {}
 func (benchWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
 
 // BenchmarkRelayRoundTripWorld is BenchmarkRelayRoundTrip's 200-byte round

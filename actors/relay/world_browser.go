@@ -220,6 +220,17 @@ func (run *relayRun) worldAnswer(rw worldRewrite, h *transport.Head, msg []byte)
 		}
 	case worldDisposesContext:
 		f.w.Disposed(f.gen, rw.context)
+	case worldCreatesTarget:
+		var ans struct {
+			Result struct {
+				TargetID string `json:"targetId"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(msg, &ans) == nil && ans.Result.TargetID != "" {
+			// Before the client can navigate it: the world's kept origins'
+			// localStorage is set in its first documents of them.
+			f.w.PreparePage(run.ctx, f.gen, ans.Result.TargetID)
+		}
 	}
 	return nil
 }

@@ -29,8 +29,8 @@ func FromCDP(cookies json.RawMessage) []Cookie {
 	}
 	out := make([]Cookie, 0, len(in))
 	for _, c := range in {
-		if c.Domain == "" {
-			continue
+		if c.Domain == "" || (c.PartitionKey != nil && c.PartitionKey.TopLevelSite == "") {
+			continue // not a cookie, or one of an opaque partition nobody can set again
 		}
 		pc := Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, Expires: c.Expires, HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: c.SameSite}
 		if pc.SameSite == "" {

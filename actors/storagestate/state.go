@@ -6,6 +6,8 @@
 // states by origin.
 package storagestate
 
+import "net/url"
+
 // State is a storage state: cookies, and each origin's localStorage.
 type State struct {
 	Cookies []Cookie `json:"cookies"`
@@ -47,3 +49,13 @@ func (s State) Empty() bool { return len(s.Cookies) == 0 && len(s.Origins) == 0 
 
 // Counts is what a state holds, for logs and answers (never its values).
 func (s State) Counts() (cookies, origins int) { return len(s.Cookies), len(s.Origins) }
+
+// URLOrigin is the origin of a page's URL; an error for a URL that is not
+// http or https.
+func URLOrigin(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	return CanonicalOrigin(u.Scheme + "://" + u.Host)
+}

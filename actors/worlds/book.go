@@ -1,9 +1,6 @@
 package worlds
 
-import (
-	"encoding/json"
-	"maps"
-)
+import "maps"
 
 // world is one entry of the book: a world's life across browsers. Only the
 // actor's goroutine touches it.
@@ -16,20 +13,19 @@ type world struct {
 	making  int                   // the generation its context is being made in; 0: none
 	waiters []func(string, error) // who waits for that context
 	made    map[string]bool       // contexts its clients made in this browser
-	cookies json.RawMessage       // the last snapshot of its cookies (a JSON array); nil: none yet
-	reading bool                  // a snapshot is under way
 	clients map[Closer]bool       // its client connections
+	store   worldStorage          // its cookies and localStorage (storage_read.go)
 }
 
 func newBookEntry(h *World) *world {
-	return &world{handle: h, made: map[string]bool{}, clients: map[Closer]bool{}}
+	return &world{handle: h, made: map[string]bool{}, clients: map[Closer]bool{}, store: newWorldStorage(h.name)}
 }
 
 func (w *world) name() string { return w.handle.name }
 
 // publish gives the relays the world's contexts of the moment.
 func (w *world) publish() {
-	w.handle.view.Store(&view{gen: w.gen, context: w.context, made: maps.Clone(w.made)})
+	w.handle.view.Store(&view{gen: w.gen, context: w.context, made: maps.Clone(w.made), seeding: len(w.store.seeds) > 0})
 }
 
 // owns says a context is the world's in the browser of the moment.
@@ -38,10 +34,11 @@ func (w *world) owns(contextID string) bool {
 }
 
 // forget drops what the world had in a browser that is gone: its contexts
-// went with it. Its cookie snapshot stays, for the next browser.
+// went with it. Its storage stays, for the next browser.
 func (w *world) forget() {
 	w.context, w.gen, w.making = "", 0, 0
 	clear(w.made)
+	w.store.contextGone()
 	w.publish()
 }
 

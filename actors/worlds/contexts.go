@@ -8,8 +8,8 @@ import (
 
 // ensure has the world's context made in the running browser, then calls
 // done (if not nil) with it. A context is made once per browser however
-// many ask; the world's cookie snapshot is restored into it before anyone
-// is answered, so a client's first request finds its cookies.
+// many ask; the world's cookies are restored into it before anyone is
+// answered, so a client's first request finds them (restore).
 func (r *run) ensure(w *world, done func(string, error)) {
 	if r.current(w) {
 		if done != nil {
@@ -49,28 +49,30 @@ func (r *run) ensure(w *world, done func(string, error)) {
 	})
 }
 
-// restore sets the world's cookie snapshot into its new context, then
-// makes that context the world's.
+// restore sets the world's cookies into its new context and has its
+// origins' localStorage wait for their first documents there, then makes
+// that context the world's.
 func (r *run) restore(w *world, gen int, context string) {
 	made := func() {
 		if !r.running || r.ep.Generation != gen || r.entry(w.handle) == nil {
 			w.settle("", ErrBrowserGone)
 			return
 		}
-		first := w.cookies == nil
 		w.context, w.gen = context, gen
 		clear(w.made)
 		w.publish()
-		ev := r.log.Info().Str("world", w.name()).Str("context", context).Int("generation", gen)
-		if !first {
-			ev = ev.Int("cookiesRestored", cookieCount(w.cookies))
-		}
-		ev.Msg("world's browser context made")
+		cookies, origins := w.store.state.Counts()
+		r.log.Info().Str("world", w.name()).Str("context", context).Int("generation", gen).
+			Int("cookiesRestored", cookies).Int("originsRestored", origins).Msg("world's browser context made")
 		w.settle(context, nil)
 	}
-	cookies := restorable(w.cookies)
-	if len(cookies) == 0 {
+	seeded := func() {
+		w.store.plantSeeds() // published with the context: its first page is prepared
 		made()
+	}
+	cookies := w.store.state.CDPCookies()
+	if len(cookies) == 0 {
+		seeded()
 		return
 	}
 	params := map[string]any{"browserContextId": context, "cookies": cookies}
@@ -78,37 +80,18 @@ func (r *run) restore(w *world, gen int, context string) {
 		if err := a.err(); err != nil {
 			r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's cookies were not restored")
 		}
-		made()
+		seeded()
 	})
 }
 
-// snapshot reads the world's cookies, kept to be restored in the next
-// browser. A crash loses what changed since the last read.
-func (r *run) snapshot(w *world) {
-	if !r.current(w) || w.reading {
-		return
-	}
-	w.reading = true
-	context := w.context
-	r.call("Storage.getCookies", map[string]string{"browserContextId": context}, func(a answer) {
-		w.reading = false
-		var res struct {
-			Cookies json.RawMessage `json:"cookies"`
-		}
-		if a.err() != nil || json.Unmarshal(a.Result, &res) != nil || res.Cookies == nil || w.context != context {
-			return
-		}
-		w.cookies = res.Cookies
-	})
-}
-
-// snapshotDue reads the cookies of every world that has clients (and
+// snapshotDue reads the storage of every world that has clients (and
 // fails the commands left unanswered too long: the same tick).
 func (r *run) snapshotDue() {
-	r.expire(time.Now())
+	now := time.Now()
+	r.expire(now)
 	for _, w := range r.a.book {
 		if len(w.clients) > 0 {
-			r.snapshot(w)
+			r.read(w, nil)
 		}
 	}
 }

@@ -15,6 +15,8 @@ func (r *run) handle(m any) {
 	switch m := m.(type) {
 	case openWorld:
 		r.open(m)
+	case preparePage:
+		r.onPreparePage(m)
 	case contextMade:
 		if w := r.entry(m.world); w != nil && r.current(w) && w.gen == m.gen {
 			w.made[m.context] = true
@@ -42,7 +44,7 @@ func (r *run) handle(m any) {
 	case clientLeft:
 		if w := r.entry(m.world); w != nil {
 			delete(w.clients, m.client)
-			r.snapshot(w) // what the client set before it left
+			r.read(w, nil) // what the client set before it left
 		}
 	case listWorlds:
 		r.list(m.reply)
@@ -94,27 +96,43 @@ func (r *run) known() string {
 	return "open worlds: " + strings.Join(names, ", ")
 }
 
-// close ends a world: its clients' connections close, its contexts are
-// disposed with their pages, and its name is free.
+// close ends a world: a kept world's storage is read a last time, its
+// clients' connections close, its contexts are disposed with their pages,
+// and its name is free.
 func (r *run) close(m closeWorld) {
-	w := r.a.book[m.name]
+	r.closeNamed(m.name, func(err error) { m.reply <- err })
+}
+
+func (r *run) closeNamed(name string, done func(error)) {
+	w := r.a.book[name]
 	if w == nil {
-		m.reply <- fmt.Errorf("%w %q; %s", ErrUnknownWorld, m.name, r.known())
+		done(fmt.Errorf("%w %q; %s", ErrUnknownWorld, name, r.known()))
 		return
 	}
-	delete(r.a.book, m.name)
-	r.tellFollowers(News{Name: m.name})
-	for c := range w.clients {
-		c.Close(closeWorldCode, "world "+m.name+" was closed")
+	if w.store.kept && r.current(w) && !w.store.closing {
+		w.store.closing = true // one last read, then the close
+		r.read(w, func() {
+			if r.a.book[name] != w {
+				done(nil) // closed meanwhile
+				return
+			}
+			r.closeNamed(name, done)
+		})
+		return
 	}
-	w.settle("", fmt.Errorf("%w: %s", ErrWorldClosed, m.name))
+	delete(r.a.book, name)
+	r.tellFollowers(News{Name: name})
+	for c := range w.clients {
+		c.Close(closeWorldCode, "world "+name+" was closed")
+	}
+	w.settle("", fmt.Errorf("%w: %s", ErrWorldClosed, name))
 	var contexts []string
 	if r.current(w) {
 		contexts = append(slices.Collect(maps.Keys(w.made)), w.context)
 	}
 	w.forget()
-	r.log.Info().Str("world", m.name).Int("clients", len(w.clients)).Msg("world closed")
-	r.dispose(contexts, func() { m.reply <- nil })
+	r.log.Info().Str("world", name).Int("clients", len(w.clients)).Msg("world closed")
+	r.dispose(contexts, func() { done(nil) })
 }
 
 // dispose disposes contexts, then runs then.

@@ -83,8 +83,9 @@ func (r *run) bookEntry(name string) (*world, bool) {
 		return w, false
 	}
 	w := newBookEntry(newWorld(name, r.a))
+	r.loadProfile(w)
 	r.a.book[name] = w
-	r.log.Info().Str("world", name).Msg("world opened")
+	r.log.Info().Str("world", name).Bool("kept", w.store.kept).Msg("world opened")
 	r.tellFollowers(News{Name: name, Open: true})
 	return w, true
 }

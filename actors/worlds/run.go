@@ -23,6 +23,10 @@ type run struct {
 	exited      int              // the newest generation known to have exited
 	pending     map[int64]pendingCall
 	snapshots   *time.Ticker
+	// What the actor has set up on the session, gone with it: its page
+	// sessions (pages.go) and the origins it intercepts (storage_seed.go).
+	pages        map[string]*pageSession
+	intercepting []string
 }
 
 // pendingCall is a command awaiting its answer.
@@ -44,7 +48,7 @@ var ErrNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, 
 func newRun(a *Actor) *run {
 	return &run{
 		a: a, log: a.spec.Log, fromSession: make(chan any), pending: map[int64]pendingCall{},
-		snapshots: time.NewTicker(a.spec.SnapshotEvery),
+		snapshots: time.NewTicker(a.spec.SnapshotEvery), pages: map[string]*pageSession{},
 	}
 }
 
@@ -111,6 +115,12 @@ func (r *run) current(w *world) bool {
 // be); then runs with its answer on the actor's goroutine, or with a
 // failure if no browser takes it.
 func (r *run) call(method string, params any, then func(answer)) {
+	r.callOn("", method, params, then)
+}
+
+// callOn is call on a page session of the actor's (pages.go); "": the
+// browser's.
+func (r *run) callOn(sessionID, method string, params any, then func(answer)) {
 	if !r.running {
 		then(failed(ErrBrowserGone))
 		return
@@ -118,7 +128,7 @@ func (r *run) call(method string, params any, then func(answer)) {
 	if r.sess == nil {
 		r.sess = startSession(r.ep, r.fromSession)
 	}
-	id, ok := r.sess.Send(method, params)
+	id, ok := r.sess.SendTo(sessionID, method, params)
 	if !ok {
 		r.log.Warn().Str("method", method).Msg("the browser reads nothing on the worlds connection; command dropped")
 		then(failed(ErrBrowserGone))
@@ -148,6 +158,10 @@ func (r *run) onSession(m any) {
 			delete(r.pending, m.answer.ID)
 			c.then(m.answer)
 		}
+	case sessionEvent:
+		if r.sess != nil && r.sess.Gen() == m.gen {
+			r.onEvent(m)
+		}
 	case cdpsession.Ended:
 		if r.sess == nil || r.sess.Gen() != m.Gen {
 			return
@@ -165,6 +179,7 @@ func (r *run) dropSession() {
 		r.sess.Stop()
 		r.sess = nil
 	}
+	r.pages, r.intercepting = map[string]*pageSession{}, nil
 	pending := r.pending
 	r.pending = map[int64]pendingCall{}
 	for _, c := range pending {

@@ -59,11 +59,43 @@ func startSession(ep browser.Endpoint, out chan<- any) *cdpsession.Session {
 	return cdpsession.Start(ep, out, cdpsession.Spec{MaxMessage: sessionMaxMessage, Queue: 1024, Read: readAnswer})
 }
 
-// readAnswer keeps the answers; the browser's events are not the actor's
-// business (it asks what it needs to know).
+// sessionEvent is an event of the browser the actor acts on (eventsRead).
+type sessionEvent struct {
+	gen       int
+	method    string
+	sessionID string // the page session it came on; "": the browser's
+	params    json.RawMessage
+}
+
+// eventsRead are the events the actor acts on: the commit of a page that
+// carries seeds (storage_seed.go), a change of a world's page's
+// localStorage (storage_live.go), a page session gone. The others are not its business
+// (it asks what it needs to know).
+var eventsRead = map[string]bool{
+	"Page.frameNavigated": true, "Target.detachedFromTarget": true,
+	"DOMStorage.domStorageItemAdded": true, "DOMStorage.domStorageItemUpdated": true,
+	"DOMStorage.domStorageItemRemoved": true, "DOMStorage.domStorageItemsCleared": true,
+}
+
+// readAnswer keeps the answers and the events of eventsRead.
 func readAnswer(gen int, raw []byte) (any, bool) {
-	if h, err := transport.ScanHead(raw); err != nil || !h.HasID {
+	h, err := transport.ScanHead(raw)
+	if err != nil {
 		return nil, false
+	}
+	if !h.HasID {
+		if !eventsRead[string(h.Method)] {
+			return nil, false
+		}
+		var ev struct {
+			Method    string          `json:"method"`
+			SessionID string          `json:"sessionId"`
+			Params    json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(raw, &ev) != nil {
+			return nil, false
+		}
+		return sessionEvent{gen: gen, method: ev.Method, sessionID: ev.SessionID, params: ev.Params}, true
 	}
 	var a answer
 	if json.Unmarshal(raw, &a) != nil {

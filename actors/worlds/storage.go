@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
@@ -36,16 +37,23 @@ type Seed struct {
 	// FromWorld copies another world's storage: only Origins' when given.
 	FromWorld string
 	Origins   []string
+	// Browser is the running browser when the caller made sure of one
+	// (FromUserBrowser reads it); zero: the actor's news of it.
+	Browser browser.Endpoint
 }
 
 // Empty says the seed gives nothing.
-func (s Seed) Empty() bool { return s.State == nil && len(s.FromUserBrowser) == 0 && s.FromWorld == "" }
+func (s Seed) Empty() bool {
+	return s.State == nil && len(s.FromUserBrowser) == 0 && s.FromWorld == ""
+}
 
 // Seeded says what a seed gave.
 type Seeded struct {
 	Made    bool `json:"made"`    // the world was made by this request
 	Cookies int  `json:"cookies"` // cookies set into it
 	Origins int  `json:"origins"` // origins whose localStorage was set into it
+	// Notes say what of the seed could not be given, and why.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Errors of the storage requests.

@@ -1,22 +1,314 @@
 package worlds
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
 
-var errNotYet = errors.New("not yet")
+	"github.com/cdpvisor/cdpvisor/actors/profiles"
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+)
+
+// profilesWait bounds how long the actor waits on the profiles (a file
+// read or write of a few kilobytes).
+const profilesWait = 2 * time.Second
 
 // handleStorage answers the storage requests; false: m is not one.
 func (r *run) handleStorage(m any) bool {
 	switch m := m.(type) {
 	case seedWorld:
-		m.reply <- seededAnswer{err: errNotYet}
+		r.seedWorld(m)
 	case exportWorld:
-		m.reply <- exported{err: errNotYet}
+		r.export(m)
 	case forgetWorld:
-		m.reply <- errNotYet
+		r.forgetWorld(m)
 	case keepAll:
-		m.reply <- nil
+		r.keepAll(m.reply)
 	default:
 		return false
 	}
 	return true
+}
+
+// loadProfile gives a newly made kept world what its profile keeps. A
+// profile that cannot be read (another user's, not a storage state) is
+// left as it is: the world starts empty and is not kept.
+func (r *run) loadProfile(w *world) {
+	if r.a.spec.Profiles == nil || !Kept(w.name()) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+	defer cancel()
+	st, found, err := r.a.spec.Profiles.Load(ctx, w.name())
+	if err != nil {
+		r.log.Error().Err(err).Str("world", w.name()).Msg("the world's profile was not read: the world starts empty and is not kept until its file is fixed or removed (cdpvisor world close NAME --forget)")
+		return
+	}
+	w.store.kept = true
+	if found {
+		w.store.state = st
+		r.keep(w) // marks it saved as it is
+		cookies, origins := st.Counts()
+		r.log.Info().Str("world", w.name()).Int("cookies", cookies).Int("origins", origins).Msg("the world's profile was read")
+	}
+}
+
+// seedWorld resolves the seed whole (a state, a source world, the user's
+// browser), then makes the world if new and gives it the seed.
+func (r *run) seedWorld(m seedWorld) {
+	fail := func(err error) { m.reply <- seededAnswer{err: err} }
+	for _, o := range append(slices.Clone(m.seed.FromUserBrowser), m.seed.Origins...) {
+		if c, err := storagestate.CanonicalOrigin(o); err != nil || c != o {
+			fail(fmt.Errorf("%w: %s", ErrBadOrigin, errOr(err, fmt.Sprintf("%q is not in origin form (%s)", o, c))))
+			return
+		}
+	}
+	if len(m.seed.FromUserBrowser) > 0 && !r.a.spec.UsersBrowser {
+		fail(ErrNotUsersBrowser)
+		return
+	}
+	if m.seed.Browser.Generation != 0 {
+		if err := r.adopt(m.seed.Browser); err != nil {
+			fail(err)
+			return
+		}
+	}
+	if m.seed.FromWorld == m.name {
+		fail(fmt.Errorf("%w: a world cannot be forked from itself", ErrBadSeed))
+		return
+	}
+	r.resolveSeed(m.seed, func(st storagestate.State, notes []string, err error) {
+		if err != nil {
+			fail(err)
+			return
+		}
+		w, made := r.bookEntry(m.name)
+		r.give(w, st, func(err error) {
+			cookies, origins := st.Counts()
+			m.reply <- seededAnswer{seeded: Seeded{Made: made, Cookies: cookies, Origins: origins, Notes: notes}, err: err}
+		})
+	})
+}
+
+// Errors of a seed.
+var (
+	// ErrBadOrigin: an origin that is not scheme://host[:port].
+	ErrBadOrigin = errors.New("not an origin")
+	// ErrBadSeed: a seed that cannot be given.
+	ErrBadSeed = errors.New("cannot seed the world")
+)
+
+// resolveSeed is the state a seed gives: its state, what the source
+// world has (of Origins when given), what the user's browser has of
+// FromUserBrowser, merged in that order.
+func (r *run) resolveSeed(s Seed, then func(storagestate.State, []string, error)) {
+	st := emptyState()
+	if s.State != nil {
+		st = storagestate.Merge(st, *s.State)
+	}
+	fromUser := func(st storagestate.State) {
+		if len(s.FromUserBrowser) == 0 {
+			then(st, nil, nil)
+			return
+		}
+		r.readUsersBrowser(s.FromUserBrowser, func(user storagestate.State, notes []string, err error) {
+			if err != nil {
+				then(storagestate.State{}, nil, err)
+				return
+			}
+			then(storagestate.Merge(st, user), notes, nil)
+		})
+	}
+	if s.FromWorld == "" {
+		fromUser(st)
+		return
+	}
+	r.storageOf(s.FromWorld, func(src storagestate.State, err error) {
+		if err != nil {
+			then(storagestate.State{}, nil, fmt.Errorf("%w: forking from world %s: %w", ErrBadSeed, s.FromWorld, err))
+			return
+		}
+		if len(s.Origins) > 0 {
+			src = src.ForOrigins(s.Origins)
+		}
+		fromUser(storagestate.Merge(st, src))
+	})
+}
+
+// storageOf is the storage of the world called name: read now from its
+// context when it has one, else what it keeps.
+func (r *run) storageOf(name string, then func(storagestate.State, error)) {
+	if w := r.a.book[name]; w != nil {
+		r.read(w, func() { then(w.store.state, nil) })
+		return
+	}
+	if r.a.spec.Profiles != nil && Kept(name) {
+		ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+		defer cancel()
+		st, found, err := r.a.spec.Profiles.Load(ctx, name)
+		if err != nil || found {
+			then(st, err)
+			return
+		}
+	}
+	then(storagestate.State{}, fmt.Errorf("%w %q: it is neither open nor kept; %s", ErrUnknownWorld, name, r.known()))
+}
+
+// give sets st into the world: into its context when it has one (cookies
+// first, all or nothing; then each origin's localStorage, on a page
+// showing it now, else as the origin's next document loads), and into
+// what it keeps.
+func (r *run) give(w *world, st storagestate.State, then func(error)) {
+	merged := storagestate.Merge(w.store.state, st)
+	if !r.current(w) {
+		w.store.state = merged
+		r.keep(w)
+		if r.running && w.making == 0 {
+			r.ensure(w, nil) // made in the running browser now, seeded
+		}
+		then(nil)
+		return
+	}
+	context := w.context
+	setCookies := func(next func()) {
+		if len(st.Cookies) == 0 {
+			next()
+			return
+		}
+		r.call("Storage.setCookies", map[string]any{"browserContextId": context, "cookies": st.CDPCookies()}, func(a answer) {
+			if err := a.err(); err != nil {
+				then(fmt.Errorf("%w: the browser refused its cookies: %w", ErrBadSeed, err))
+				return
+			}
+			next()
+		})
+	}
+	setCookies(func() {
+		if w.context != context {
+			then(ErrBrowserGone)
+			return
+		}
+		w.store.state = storagestate.Merge(w.store.state, st)
+		r.keep(w)
+		r.targets(func(all []Target, err error) {
+			shown := map[string]string{}
+			for _, t := range all {
+				if o, oerr := storagestate.URLOrigin(t.URL); oerr == nil && t.Type == "page" && t.Context == context {
+					shown[o] = t.ID
+				}
+			}
+			for _, o := range st.Origins {
+				items := itemsOf(o)
+				if target, ok := shown[o.Origin]; ok && err == nil {
+					r.setItems(w, target, o.Origin, items)
+					continue
+				}
+				seeds := w.store.seeds[o.Origin]
+				if seeds == nil {
+					seeds = map[string]string{}
+					w.store.seeds[o.Origin] = seeds
+				}
+				for k, v := range items {
+					seeds[k] = v
+				}
+			}
+			r.reseed(w)
+			then(nil)
+		})
+	})
+}
+
+// setItems sets an origin's localStorage on a page showing it.
+func (r *run) setItems(w *world, target, origin string, items map[string]string) {
+	r.pageSession(w, target, func(session string, err error) {
+		if err != nil {
+			return
+		}
+		id := map[string]any{"securityOrigin": origin, "isLocalStorage": true}
+		for k, v := range items {
+			r.callOn(session, "DOMStorage.setDOMStorageItem", map[string]any{"storageId": id, "key": k, "value": v}, func(a answer) {
+				if err := a.err(); err != nil {
+					r.log.Warn().Err(err).Str("origin", origin).Msg("a localStorage key was not set on the page showing its origin")
+				}
+			})
+		}
+	})
+}
+
+// export answers a world's storage.
+func (r *run) export(m exportWorld) {
+	r.storageOf(m.name, func(st storagestate.State, err error) {
+		m.reply <- exported{state: st, err: err}
+	})
+}
+
+// forgetWorld closes the world if it is open, then deletes its profile.
+func (r *run) forgetWorld(m forgetWorld) {
+	open := r.a.book[m.name] != nil
+	drop := func() {
+		forgot := false
+		if r.a.spec.Profiles != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+			defer cancel()
+			var err error
+			if forgot, err = r.a.spec.Profiles.Forget(ctx, m.name); err != nil {
+				m.reply <- err
+				return
+			}
+		}
+		if !open && !forgot {
+			m.reply <- fmt.Errorf("%w %q: it is neither open nor kept; %s", ErrUnknownWorld, m.name, r.known())
+			return
+		}
+		m.reply <- nil
+	}
+	if !open {
+		drop()
+		return
+	}
+	r.a.book[m.name].store.kept = false // nothing of it is saved again
+	r.closeNamed(m.name, func(error) { drop() })
+}
+
+// keepAll reads every kept world from the running browser, hands each to
+// the profiles, and answers once all are.
+func (r *run) keepAll(reply chan error) {
+	var open []*world
+	for _, w := range r.a.book {
+		if w.store.kept {
+			open = append(open, w)
+		}
+	}
+	left := len(open)
+	if left == 0 {
+		reply <- nil
+		return
+	}
+	for _, w := range open {
+		r.read(w, func() {
+			if left--; left == 0 {
+				reply <- nil
+			}
+		})
+	}
+}
+
+// keptInfo lists the kept worlds' files.
+func (r *run) keptInfo() map[string]profiles.Kept {
+	out := map[string]profiles.Kept{}
+	if r.a.spec.Profiles == nil {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+	defer cancel()
+	list, err := r.a.spec.Profiles.List(ctx)
+	if err != nil {
+		r.log.Warn().Err(err).Msg("the kept worlds were not listed")
+	}
+	for _, k := range list {
+		out[k.Name] = k
+	}
+	return out
 }

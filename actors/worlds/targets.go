@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
 // targets asks the running browser for every target, then runs then.
@@ -66,10 +67,19 @@ func (r *run) newPage(m newPage) {
 			m.reply <- pageAnswer{err: err}
 			return
 		}
-		if m.url == "" {
-			m.url = "about:blank"
+		url := m.url
+		if url == "" {
+			url = "about:blank"
 		}
-		r.call("Target.createTarget", map[string]string{"url": m.url, "browserContextId": w.context}, func(a answer) {
+		// A page for a kept origin opens blank, is prepared, then goes
+		// there: its first document of the origin gets its localStorage.
+		_, aimed := storagestate.URLOrigin(url)
+		prepare := len(w.store.seeds) > 0 && aimed == nil
+		first := url
+		if prepare {
+			first = "about:blank"
+		}
+		r.call("Target.createTarget", map[string]string{"url": first, "browserContextId": w.context}, func(a answer) {
 			var res struct {
 				TargetID string `json:"targetId"`
 			}
@@ -78,7 +88,18 @@ func (r *run) newPage(m newPage) {
 				return
 			}
 			_ = json.Unmarshal(a.Result, &res)
-			m.reply <- pageAnswer{target: res.TargetID}
+			if !prepare {
+				m.reply <- pageAnswer{target: res.TargetID}
+				return
+			}
+			r.prepare(w, res.TargetID, func() {
+				r.pageSession(w, res.TargetID, func(session string, err error) {
+					if err == nil {
+						r.callOn(session, "Page.navigate", map[string]string{"url": url}, func(answer) {})
+					}
+					m.reply <- pageAnswer{target: res.TargetID, err: err}
+				})
+			})
 		})
 	})
 }
@@ -130,15 +151,25 @@ func (r *run) closeTargets(ids []string, then func()) {
 	}
 }
 
-// list reports every world with its clients and pages.
+// list reports every open world with its clients and pages, and every
+// kept world with its file.
 func (r *run) list(reply chan []Summary) {
-	out := make([]Summary, 0, len(r.a.book))
+	kept := r.keptInfo()
+	out := make([]Summary, 0, len(r.a.book)+len(kept))
 	for _, w := range r.a.book {
-		s := Summary{Name: w.name(), Clients: len(w.clients)}
+		s := Summary{Name: w.name(), Clients: len(w.clients), Open: true, Kept: w.store.kept}
 		if r.current(w) {
 			s.Context = w.context
 		}
+		if k, ok := kept[w.name()]; ok && w.store.kept {
+			s.KeptInfo = &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}
+		}
 		out = append(out, s)
+	}
+	for name, k := range kept {
+		if r.a.book[name] == nil {
+			out = append(out, Summary{Name: name, Kept: true, KeptInfo: &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}})
+		}
 	}
 	sortSummaries(out)
 	if len(out) == 0 || !r.running {

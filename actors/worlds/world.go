@@ -26,6 +26,7 @@ type view struct {
 	gen     int
 	context string          // the world's own context ("" while not made)
 	made    map[string]bool // contexts its clients made inside it
+	seeding bool            // origins wait for their localStorage: new pages are prepared
 }
 
 func newWorld(name string, a *Actor) *World {

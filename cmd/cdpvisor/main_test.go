@@ -23,8 +23,17 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// The coordinators the tests start keep their named worlds' sign-ins
+	// where no state dir is given: in a directory of the run's, never the
+	// user's own (~/.local/state).
+	kept, err := os.MkdirTemp("", "cdpvkept-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", kept)
 	code := actortest.LeakCheckMain(withBinary(m))
 	os.RemoveAll(filepath.Dir(binary))
+	os.RemoveAll(kept)
 	os.Exit(code)
 }
 

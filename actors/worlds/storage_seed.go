@@ -1,0 +1,172 @@
+package worlds
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+)
+
+// A kept origin's localStorage is set in a world's new context as the
+// origin's first document loads there, before the page's own scripts run:
+// each new page of a world with origins still to be seeded gets, before
+// its client learns of it (the relay waits on PreparePage for the answer
+// to Target.createTarget), a script of the actor's that sets the keys of
+// the origin it finds itself in, in a world of its own (the page's scripts
+// never see it). Once a page's document of an origin is there, the origin
+// is seeded and leaves every page's script. Measured on Chromium 156: a
+// session must have Page enabled before a navigation starts for its
+// script to run in that navigation's document (Page.enable sent while one
+// is under way is answered only once it committed, too late), hence
+// before the client can navigate. A page made straight at an origin's URL
+// (Target.createTarget with that url, a popup) gets the origin's cookies
+// at once and its localStorage from its next document.
+
+// prepareTimeout: a page whose preparation did not end by then (a client
+// holding it for its debugger until it hears of it, say) is given to its
+// client as it is.
+const prepareTimeout = 1500 * time.Millisecond
+
+// PreparePage gets a new page of the world in browser generation gen
+// ready for the world's seeds, answering once it is (at once when the
+// world has none). The relay asks it before it tells its client of a page
+// the client made.
+func (w *World) PreparePage(ctx context.Context, gen int, target string) {
+	if !w.view.Load().seeding {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
+	defer cancel()
+	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) any {
+		return preparePage{world: w, gen: gen, target: target, reply: r}
+	})
+}
+
+type preparePage struct {
+	world  *World
+	gen    int
+	target string
+	reply  chan struct{}
+}
+
+func (r *run) onPreparePage(m preparePage) {
+	w := r.entry(m.world)
+	if w == nil || !r.current(w) || w.gen != m.gen || len(w.store.seeds) == 0 {
+		m.reply <- struct{}{}
+		return
+	}
+	r.prepare(w, m.target, func() { m.reply <- struct{}{} })
+}
+
+// prepare has the page carry the world's seeds of the moment (none: no
+// script), then runs then.
+func (r *run) prepare(w *world, target string, then func()) {
+	context := w.context
+	r.pageSession(w, target, func(session string, err error) {
+		ps := r.pages[target]
+		if err != nil || ps == nil || w.context != context {
+			then()
+			return
+		}
+		seeds := maps.Clone(w.store.seeds)
+		enable := func(next func()) {
+			if ps.pageOn || len(seeds) == 0 {
+				next()
+				return
+			}
+			r.callOn(session, "Page.enable", nil, func(a answer) {
+				if a.err() == nil {
+					ps.pageOn = true
+				}
+				next()
+			})
+		}
+		enable(func() {
+			if old := ps.script; old != "" {
+				ps.script, ps.scripted = "", nil
+				r.callOn(session, "Page.removeScriptToEvaluateOnNewDocument", map[string]string{"identifier": old}, func(answer) {})
+			}
+			if len(seeds) == 0 || !ps.pageOn {
+				if ps.pageOn && len(seeds) == 0 {
+					ps.pageOn = false
+					r.callOn(session, "Page.disable", nil, func(answer) {})
+				}
+				then()
+				return
+			}
+			params := map[string]any{"source": seedScript(seeds), "worldName": seedWorldName}
+			r.callOn(session, "Page.addScriptToEvaluateOnNewDocument", params, func(a answer) {
+				var res struct {
+					Identifier string `json:"identifier"`
+				}
+				if a.err() == nil && json.Unmarshal(a.Result, &res) == nil && res.Identifier != "" {
+					ps.script, ps.scripted = res.Identifier, seeds
+				}
+				then()
+			})
+		})
+	})
+}
+
+// seedWorldName is the isolated world the seed scripts run in.
+const seedWorldName = "cdpvisor-storage"
+
+// seedScript sets, in a page's top-level document, the keys of the origin
+// it is of.
+func seedScript(seeds map[string]map[string]string) string {
+	byOrigin := make(map[string][][2]string, len(seeds))
+	for origin, items := range seeds {
+		pairs := make([][2]string, 0, len(items))
+		for _, k := range slices.Sorted(maps.Keys(items)) {
+			pairs = append(pairs, [2]string{k, items[k]})
+		}
+		byOrigin[origin] = pairs
+	}
+	data, _ := json.Marshal(byOrigin)
+	return fmt.Sprintf(`(() => { if (window !== window.top) return; const items = (%s)[location.origin]; if (!items) return; for (const [k, v] of items) { try { localStorage.setItem(k, v); } catch (e) {} } })()`, data)
+}
+
+// onNavigated marks an origin seeded once a page that carried its seed
+// shows a document of it; every page of the world then carries the rest.
+func (r *run) onNavigated(session string, raw json.RawMessage) {
+	var p struct {
+		Frame struct {
+			ParentID string `json:"parentId"`
+			URL      string `json:"url"`
+		} `json:"frame"`
+	}
+	if json.Unmarshal(raw, &p) != nil || p.Frame.ParentID != "" {
+		return
+	}
+	origin, err := storagestate.URLOrigin(p.Frame.URL)
+	if err != nil {
+		return
+	}
+	ps := r.pageOfSession(session)
+	if ps == nil || ps.world == nil || ps.scripted[origin] == nil {
+		return
+	}
+	w := ps.world
+	if r.entry(w.handle) != w || w.store.seeds[origin] == nil {
+		return
+	}
+	delete(w.store.seeds, origin)
+	r.log.Debug().Str("world", w.name()).Str("origin", origin).Msg("a kept origin's localStorage was set as its first page loaded")
+	r.reseed(w)
+}
+
+// reseed has every page of the world the actor is on carry the world's
+// seeds of the moment.
+func (r *run) reseed(w *world) {
+	for target, ps := range r.pages {
+		if ps.world == w && ps.id != "" && (ps.script != "" || len(w.store.seeds) > 0) {
+			r.prepare(w, target, func() {})
+		}
+	}
+	w.publish()
+}
