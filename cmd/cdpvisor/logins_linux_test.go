@@ -43,7 +43,8 @@ func (u *usersChromium) cookiesOf(t *testing.T) []userCookie {
 }
 
 // Fork: the user's browser (a test Chromium on its default profile, as
-// the --attach tests have it) is signed in to two local sites; a world
+// the --attach tests have it) is signed in to two local sites, their tabs
+// open; a world
 // forked from it with one origin (cdpvisor world open NAME
 // --from-user-browser=ORIGIN) is signed in to that one and not the other;
 // the agent logging out in its world leaves the user's browser's cookies
@@ -54,7 +55,7 @@ func TestWorldForkedFromTheUsersBrowser(t *testing.T) {
 	u := startUsersChromium(t, t.TempDir(), "--ignore-certificate-errors")
 	users := fmt.Sprintf("cdp=http://127.0.0.1:%d", u.port(t))
 	expectSeen(t, "the user signing in to both sites in their browser",
-		logins(t, users, "site="+a.URL, "signin=ann", "site="+b.URL, "signin=ben"), a.signedIn("ann"), b.signedIn("ben"))
+		logins(t, users, "keep", "site="+a.URL, "signin=ann", "site="+b.URL, "signin=ben"), a.signedIn("ann"), b.signedIn("ben"))
 	before := u.cookiesOf(t)
 	if len(before) != 2 {
 		t.Fatalf("the user's browser has cookies %+v, want the two sites' sessions", before)
@@ -154,6 +155,7 @@ func TestProfilesOfAnotherUserAreRefused(t *testing.T) {
 		if err == nil || !says() {
 			t.Fatalf("serve ended (%v) without saying the profiles dir %s is refused:\n%s", err, profiles, stderr.String())
 		}
+		t.Logf("serve refused to start (%v): %s", err, stderr.String())
 		return
 	}
 	// Started keeping nothing: shop is not signed in from the other

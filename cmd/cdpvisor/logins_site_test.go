@@ -8,6 +8,7 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -63,7 +64,10 @@ func newLoginSite(t *testing.T, host string) *loginSite {
 		http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: true})
 		page(w, "signed-out", "localStorage.removeItem('token');")
 	})
-	srv := httptest.NewTLSServer(mux)
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Logf("%s %s %s (purpose %q, dest %q)", host, r.Method, r.URL, r.Header.Get("Sec-Purpose"), r.Header.Get("Sec-Fetch-Dest"))
+		mux.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	s.URL = strings.Replace(srv.URL, "127.0.0.1", host, 1)
 	return s
@@ -115,6 +119,32 @@ func (s *loginSite) secrets() []string {
 	}
 	return out
 }
+
+// whose says whose sign-in's cookie value or token secret is.
+func (s *loginSite) whose(secret string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if user, ok := s.sessions[secret]; ok {
+		return user + "'s cookie"
+	}
+	for user, tok := range s.tokens {
+		if tok == secret {
+			return user + "'s token"
+		}
+	}
+	return "no sign-in's"
+}
+
+// describe says whose cookie values and tokens a profile file holds.
+func (s *loginSite) describe(data []byte) string {
+	var out []string
+	for _, m := range secretPattern.FindAllString(string(data), -1) {
+		out = append(out, s.whose(m))
+	}
+	return fmt.Sprintf("%v", out)
+}
+
+var secretPattern = regexp.MustCompile(`(sid|tok)-[0-9a-f]{32}`)
 
 func secret(prefix string) string {
 	var b [16]byte

@@ -17,12 +17,15 @@
 //                       taken as the page's scripts ran
 //   logout              GET /logout: the server clears the cookie, the page
 //                       its token
+//   keep                the next steps' pages stay open (as tabs an agent or a user
+//                       leaves open); without it each is closed once read
 //   save=PATH           context.storageState({path: PATH})
 //   wait                print {"ready":true,"seen":[…]} and wait for a line on stdin
 //                       (or its end: the test may have ended the endpoint meanwhile)
 //
 // stdout: {"ready":…} lines, then {"ok":true,"seen":[{"step","server","token"}…]}
 // where each signin, whoami and logout step reports what its page showed.
+// Each step's page is closed once it has been read, unless a keep step came.
 // Exit codes: 0 ok, 1 failure (on stderr), 2 overall timeout (CLIENT_TIMEOUT_MS).
 import { chromium } from 'playwright-core';
 import { script, nextLine, within } from './cycles.mjs';
@@ -48,6 +51,8 @@ async function open(spec) {
   throw new Error(`unknown browser ${JSON.stringify(spec)}: want cdp=URL or launch=EXE[,STATE]`);
 }
 
+let keepPages = false;
+
 // visit opens path in a page of its own and answers what it shows.
 async function visit(context, site, path, step) {
   const page = await within(20000, context.newPage(), `${step}: newPage`);
@@ -59,7 +64,8 @@ async function visit(context, site, path, step) {
     }));
     return { step, ...shown };
   } finally {
-    await page.close().catch(() => {});
+    // As an agent that is done with a page, unless a keep step came.
+    if (!keepPages) await page.close().catch(() => {});
   }
 }
 
@@ -84,6 +90,9 @@ async function main() {
         break;
       case 'logout':
         seen.push(await visit(context, site, '/logout', step));
+        break;
+      case 'keep':
+        keepPages = true;
         break;
       case 'save':
         await within(20000, context.storageState({ path: arg }), step);
