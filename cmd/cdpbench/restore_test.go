@@ -18,15 +18,21 @@ func TestRestoreFigure(t *testing.T) {
 			map[string][]float64{restoreKept: k.kept, restoreEmpty: {100, 110, 120, 130}, restorePWState: {300, 310, 320, 330}, restorePWEmpty: {100, 100, 100, 100}},
 			map[string][]float64{restoreKept: k.kept, restoreEmpty: {100, 110, 120, 130}})
 		rows := restoreRows(r)
-		if len(rows) != 4 || rows[0].Met != k.met || r.AddedPW.P50 != 210 {
+		if len(rows) != 7 || rows[0].Met != k.met || r.AddedPW.P50 != 210 {
 			t.Errorf("kept %v: rows %+v, added %+v, want met %q", k.kept, rows, r.Added, k.met)
 		}
 		if want := k.kept[1] - 110; r.Added.P50 != want || r.Added.PairedP50 != want {
 			t.Errorf("kept %v: added %+v, want p50 and paired p50 %v", k.kept, r.Added, want)
 		}
 	}
+	// A miss fails the goal, whatever the times.
+	r := restoreFigure(c, 1000, map[string][]float64{restoreKept: {100, 110, 120, 130}, restoreEmpty: {100, 110, 120, 130}}, nil)
+	r.Misses = []restoreMiss{{Side: restoreKept}, {Side: restoreKept}}
+	if rows := restoreRows(r); rows[0].Met != metNo || rows[1].Proxy != "2" || rows[1].Diff != "kept 2" {
+		t.Errorf("two misses: %+v", rows[:2])
+	}
 	// Negative differences are kept as they are.
-	r := restoreFigure(c, 1000, map[string][]float64{restoreKept: {90, 95, 100, 105}, restoreEmpty: {100, 110, 120, 130}}, nil)
+	r = restoreFigure(c, 1000, map[string][]float64{restoreKept: {90, 95, 100, 105}, restoreEmpty: {100, 110, 120, 130}}, nil)
 	if r.Added.PairedP50 >= 0 || !strings.HasPrefix(restoreRows(r)[0].Diff, "-") {
 		t.Errorf("a faster kept world: %+v", r.Added)
 	}

@@ -17,7 +17,9 @@
 //   node bench_restore.mjs CONFIG.json
 //
 // CONFIG: {"bin", "state", "storageState", "origins": [url…], "tokens": {origin: token}, "chromiumWS", "order": [side…]}
-// stdout: one JSON line {"ok":true,"connect":{side:[ms…]},"open":{"kept":[…],"empty":[…]}}.
+// stdout: one JSON line {"ok":true,"connect":{side:[ms…]},"open":{"kept":[…],"empty":[…]},
+// "steps":{side:[[connect or newContext, newPage, goto and read] ms…]}, "misses":[{side, sample, origin, got, want}…]}:
+// a sample whose page read another token than its origin's is a miss, left out of the times.
 import puppeteer from 'puppeteer-core';
 import { chromium } from 'playwright-core';
 import { execFile } from 'node:child_process';
@@ -32,8 +34,14 @@ setTimeout(() => { process.stderr.write(`bench_restore: timed out after ${timeou
 const world = (...args) => run(cfg.bin, ['world', ...args, '--state', cfg.state]);
 const pageOf = (i) => cfg.origins[i % cfg.origins.length];
 
-function check(origin, got, want) {
-  if (got !== want) throw new Error(`the page at ${origin} read token ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+// A page that read another token than its origin's is a miss: counted
+// and told on stderr, its time left out; the run goes on.
+const misses = [];
+function check(side, i, origin, got, want) {
+  if (got === want) return true;
+  misses.push({ side, sample: i, origin, got, want });
+  process.stderr.write(`bench_restore: ${side} sample ${i}: the page at ${origin} read token ${JSON.stringify(got)}, want ${JSON.stringify(want)}\n`);
+  return false;
 }
 
 async function tokenOn(page, origin) {
@@ -48,34 +56,38 @@ async function aWorld(name, i, want) {
   const { stdout } = await world('open', name);
   const t1 = performance.now();
   const browser = await puppeteer.connect({ browserURL: stdout.trim(), defaultViewport: null });
+  const tc = performance.now();
   const page = await browser.newPage();
+  const tp = performance.now();
   const got = await tokenOn(page, origin);
   const t2 = performance.now();
-  check(origin, got, want(origin));
+  const hit = check(name, i, origin, got, want(origin));
   await page.close();
   await browser.disconnect();
   await world('close', name);
-  return { open: t2 - t0, connect: t2 - t1 };
+  return hit ? { open: t2 - t0, connect: t2 - t1, steps: [tc - t1, tp - tc, t2 - tp] } : null;
 }
 
 let pw;
-async function playwright(i, options, want) {
+async function playwright(side, i, options, want) {
   const origin = pageOf(i);
   const t0 = performance.now();
   const context = await pw.newContext(options);
+  const tc = performance.now();
   const page = await context.newPage();
+  const tp = performance.now();
   const got = await tokenOn(page, origin);
-  const t = performance.now() - t0;
-  check(origin, got, want(origin));
+  const t2 = performance.now();
+  const hit = check(side, i, origin, got, want(origin));
   await context.close();
-  return { connect: t };
+  return hit ? { connect: t2 - t0, steps: [tc - t0, tp - tc, t2 - tp] } : null;
 }
 
 const sides = {
   kept: (i) => aWorld('kept', i, (o) => cfg.tokens[o]),
   empty: (i) => aWorld('empty', i, () => 'none'),
-  pw_state: (i) => playwright(i, { storageState: cfg.storageState }, (o) => cfg.tokens[o]),
-  pw_empty: (i) => playwright(i, {}, () => 'none'),
+  pw_state: (i) => playwright('pw_state', i, { storageState: cfg.storageState }, (o) => cfg.tokens[o]),
+  pw_empty: (i) => playwright('pw_empty', i, {}, () => 'none'),
 };
 
 async function main() {
@@ -86,16 +98,18 @@ async function main() {
   await world('open', 'empty');
   await world('close', 'empty');
   pw = await chromium.connectOverCDP(cfg.chromiumWS);
-  const connect = {}, open = {};
+  const connect = {}, open = {}, steps = {};
   const count = {};
   for (const side of cfg.order) {
     const i = (count[side] = (count[side] ?? -1) + 1);
     const t = await sides[side](i);
+    if (!t) continue;
     (connect[side] ??= []).push(t.connect);
     if (t.open !== undefined) (open[side] ??= []).push(t.open);
+    (steps[side] ??= []).push(t.steps);
   }
   await pw.close();
-  process.stdout.write(JSON.stringify({ ok: true, connect, open }) + '\n');
+  process.stdout.write(JSON.stringify({ ok: true, connect, open, steps, misses }) + '\n');
   process.exit(0);
 }
 
