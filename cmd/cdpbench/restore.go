@@ -53,7 +53,7 @@ type restoreResult struct {
 	// p99 of the differences of samples taken side by side.
 	Added, AddedOpen, AddedPW restoreAdded
 	// Misses are the samples whose page read another token than its
-	// origin's (a world not restored), left out of the times.
+	// origin's (a world not restored): -1 in Raw, left out of the times.
 	Misses []restoreMiss `json:"misses"`
 	// Steps is each side's p50 of its steps: the connection (Playwright:
 	// newContext), newPage, and goto with the token's read.
@@ -247,7 +247,9 @@ func (b *bench) measureRestore(ctx context.Context) (*restoreResult, error) {
 		for k := range p50 {
 			var v []float64
 			for _, s := range samples {
-				v = append(v, s[k])
+				if s[k] >= 0 {
+					v = append(v, s[k])
+				}
 			}
 			p50[k] = ms(percentile(msDurations(v), 50))
 		}
@@ -264,18 +266,29 @@ func restoreFigure(c config, bytes int, connect, open map[string][]float64) *res
 	sum := func(v []float64) worldTimeSide {
 		return worldTimeSide{P50: ms(percentile(msDurations(v), 50)), P99: ms(percentile(msDurations(v), 99))}
 	}
+	timed := func(v []float64) []float64 { // a miss is -1: not a time
+		var out []float64
+		for _, x := range v {
+			if x >= 0 {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
 	for side, v := range connect {
-		r.Connect[side], r.Raw["connect_"+side] = sum(v), v
+		r.Connect[side], r.Raw["connect_"+side] = sum(timed(v)), v
 	}
 	for side, v := range open {
-		r.Open[side], r.Raw["open_"+side] = sum(v), v
+		r.Open[side], r.Raw["open_"+side] = sum(timed(v)), v
 	}
 	added := func(sides map[string]worldTimeSide, raw map[string][]float64, with, without, what string) restoreAdded {
 		a := restoreAdded{P50: sides[with].P50 - sides[without].P50, P99: sides[with].P99 - sides[without].P99, Description: what}
 		x, y := raw[with], raw[without]
 		var d []float64
 		for i := range min(len(x), len(y)) {
-			d = append(d, x[i]-y[i])
+			if x[i] >= 0 && y[i] >= 0 { // sample i of each side, taken one after the other
+				d = append(d, x[i]-y[i])
+			}
 		}
 		s := sum(d) // a difference may be negative: percentile sorts them as they are
 		a.PairedP50, a.PairedP99 = s.P50, s.P99

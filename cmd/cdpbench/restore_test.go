@@ -25,8 +25,12 @@ func TestRestoreFigure(t *testing.T) {
 			t.Errorf("kept %v: added %+v, want p50 and paired p50 %v", k.kept, r.Added, want)
 		}
 	}
-	// A miss fails the goal, whatever the times.
-	r := restoreFigure(c, 1000, map[string][]float64{restoreKept: {100, 110, 120, 130}, restoreEmpty: {100, 110, 120, 130}}, nil)
+	// A miss fails the goal, whatever the times, and is no time: its
+	// sample is left out, the others stay side by side.
+	r := restoreFigure(c, 1000, map[string][]float64{restoreKept: {-1, 110, 120, 130}, restoreEmpty: {100, 110, 120, 130}}, nil)
+	if r.Connect[restoreKept].P50 != 120 || r.Added.PairedP50 != 0 || r.Added.PairedP99 != 0 {
+		t.Errorf("a miss counted as a time: %+v %+v", r.Connect, r.Added)
+	}
 	r.Misses = []restoreMiss{{Side: restoreKept}, {Side: restoreKept}}
 	if rows := restoreRows(r); rows[0].Met != metNo || rows[1].Proxy != "2" || rows[1].Diff != "kept 2" {
 		t.Errorf("two misses: %+v", rows[:2])

@@ -19,7 +19,7 @@
 // CONFIG: {"bin", "state", "storageState", "origins": [url…], "tokens": {origin: token}, "chromiumWS", "order": [side…]}
 // stdout: one JSON line {"ok":true,"connect":{side:[ms…]},"open":{"kept":[…],"empty":[…]},
 // "steps":{side:[[connect or newContext, newPage, goto and read] ms…]}, "misses":[{side, sample, origin, got, want}…]}:
-// a sample whose page read another token than its origin's is a miss, left out of the times.
+// a sample whose page read another token than its origin's is a miss: its times are -1.
 import puppeteer from 'puppeteer-core';
 import { chromium } from 'playwright-core';
 import { execFile } from 'node:child_process';
@@ -102,8 +102,8 @@ async function main() {
   const count = {};
   for (const side of cfg.order) {
     const i = (count[side] = (count[side] ?? -1) + 1);
-    const t = await sides[side](i);
-    if (!t) continue;
+    // A miss keeps its place (-1), so that samples stay side by side.
+    const t = (await sides[side](i)) ?? { connect: -1, open: side === 'kept' || side === 'empty' ? -1 : undefined, steps: [-1, -1, -1] };
     (connect[side] ??= []).push(t.connect);
     if (t.open !== undefined) (open[side] ??= []).push(t.open);
     (steps[side] ??= []).push(t.steps);
