@@ -20,6 +20,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/extensions"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
+	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
@@ -85,7 +86,8 @@ type Coordinator struct {
 	guard    *watchdog.Actor // nil without watchdogs
 	metrics  *metrics.Actor
 	profiles *profiles.Actor // nil: no world is kept
-	draining atomic.Bool     // set once by Drain; read by every readiness probe
+	liveView *liveview.Actor
+	draining atomic.Bool // set once by Drain; read by every readiness probe
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -117,7 +119,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log)}
+	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log), liveView: newLiveView(cfg.Log)}
 	if profilesDir != "" {
 		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
 	}
@@ -146,6 +148,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if c.profiles != nil {
 		c.root.Add(c.profiles)
 	}
+	c.root.Add(c.liveView) // before the instances: their endpoints serve it, their relays ask it
 	if c.guard != nil {
 		c.root.Add(c.guard)
 	}
@@ -205,6 +208,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
+		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id),
 		Report: c.Report, Metrics: c.metrics.Handler(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
@@ -254,8 +258,10 @@ func (c *Coordinator) Run(ctx context.Context) error {
 	return err
 }
 
-// watch has the metrics count an instance's browsers.
+// watch has the metrics count an instance's browsers, and the live view
+// show it.
 func (c *Coordinator) watch(ctx context.Context, inst *Instance) {
+	c.showLive(ctx, inst)
 	if err := c.metrics.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("its browsers are not counted in the metrics")
 	}

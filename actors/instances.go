@@ -129,6 +129,7 @@ func (c *Coordinator) CloseInstance(ctx context.Context, ref string) (*Instance,
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("instance did not stop in time")
 	}
 	c.metrics.Forget(inst.ID)
+	_ = c.liveView.Forget(ctx, inst.ID)
 	c.publishInstances(ctx)
 	c.cfg.Log.Info().Str("instance", inst.ID).Msg("instance closed")
 	return inst, nil

@@ -42,8 +42,9 @@ func TestCoordinatorListsAndClosesWorlds(t *testing.T) {
 		t.Fatal(err)
 	}
 	cl.WaitClosedWithin(5 * time.Second)
-	if list, _ := c.Worlds(ctx, ""); len(list) != 0 {
-		t.Fatalf("worlds after closing: %+v", list)
+	// A named world closed is listed for its profile alone.
+	if list, _ := c.Worlds(ctx, ""); len(list) != 1 || list[0].Open || !list[0].Kept || list[0].KeptInfo == nil {
+		t.Fatalf("worlds after closing: %+v, want agent-1 kept and not open", list)
 	}
 	if err := c.CloseWorld(ctx, "", "agent-1"); !errors.Is(err, worlds.ErrUnknownWorld) {
 		t.Fatalf("closing it again: %v, want ErrUnknownWorld", err)

@@ -70,6 +70,11 @@ type Spec struct {
 	// Ready says whether the coordinator takes new clients, and why not
 	// (/health/ready); nil: always.
 	Ready func(ctx context.Context) (ready bool, why string)
+	// LiveView serves the live view under liveview.Path; nil: not served.
+	LiveView http.Handler
+	// Holds is a human's hold on a world (the live view's takeover), which
+	// the world's relays obey; nil: none.
+	Holds func(ctx context.Context, world string) (relay.Hold, error)
 	Log   zerolog.Logger
 }
 

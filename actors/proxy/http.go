@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -40,6 +41,10 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.spec.Log.Warn().Str("host", r.Host).Str("path", r.URL.Path).Msg("refused a request with a Host not allowed")
 		return
 	}
+	if p.spec.LiveView != nil && liveview.PublicAsset(r.URL.Path) {
+		p.spec.LiveView.ServeHTTP(w, r) // its static files: the page asks for them without the token
+		return
+	}
 	if p.spec.Token != "" {
 		ok, byQuery := p.authorized(r)
 		if !ok {
@@ -57,6 +62,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.serveWorldRequest(w, r)
 	case r.URL.Path == state.ReportPath:
 		p.serveReport(w, r)
+	case p.spec.LiveView != nil && (r.URL.Path == liveview.Path || strings.HasPrefix(r.URL.Path, liveview.Path+"/")):
+		p.spec.LiveView.ServeHTTP(w, r)
 	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:
 		p.spec.Metrics.ServeHTTP(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):

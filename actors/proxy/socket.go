@@ -92,6 +92,9 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 	}
 	if world != nil {
 		spec.World, spec.WorldContext = world, worldContext
+		if p.spec.Holds != nil {
+			spec.Hold, _ = p.spec.Holds(r.Context(), world.Name()) // none: the live view is stopping
+		}
 	}
 	if p.spec.Extensions != nil {
 		spec.Extensions = p.spec.Extensions

@@ -97,7 +97,7 @@ func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) state.WorldS
 		saved := s.KeptInfo.Saved
 		ws.SavedBytes, ws.SavedAt = s.KeptInfo.Bytes, &saved
 	}
-	if !s.Open {
+	if !s.Open && s.Kept {
 		return ws
 	}
 	ws.Endpoint = ws.PathEndpoint
@@ -166,7 +166,7 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case forget:
 			err = p.ForgetWorld(r.Context(), name)
-		case had.Name != "" && !had.Open:
+		case had.Name != "" && !had.Open && had.Kept:
 			err = fmt.Errorf("%w %q: it is not open, only kept on disk (DELETE %s/%s?forget=1 deletes its profile)", worlds.ErrUnknownWorld, name, state.WorldsPath, name)
 		default:
 			err = p.CloseWorld(r.Context(), name)

@@ -51,7 +51,10 @@ type Spec struct {
 	// Extensions hears of the extensions the client loads and uninstalls
 	// (Extensions.loadUnpacked, Extensions.uninstall); nil: nobody.
 	Extensions ExtensionBook
-	Log        zerolog.Logger
+	// Hold, when set, is a human's hold on the client's world (the live
+	// view's takeover): while held, the client's input and navigation wait.
+	Hold Hold
+	Log  zerolog.Logger
 }
 
 // Actor owns one client connection, its browser connection of the
@@ -113,6 +116,9 @@ func (r *Actor) Serve(ctx context.Context) error {
 		case d := <-run.dialed:
 			run.pause()
 			run.onDialed(d)
+		case <-run.handedBack: // nil while nothing waits for a human
+			run.pause()
+			run.handBack()
 		case <-run.bootstrapTimer.C:
 			run.pause()
 			run.recoveryFailed(fmt.Errorf("the browser did not answer the bootstrap within %s", r.spec.BootstrapTimeout))

@@ -36,7 +36,10 @@ type fastPath struct {
 	closeHook bool
 	// world: the wall of a world's client, whose requests and news the
 	// actor sees first; nil on the whole browser's endpoint.
-	world    *worldFilter
+	world *worldFilter
+	// hold: a human's hold on the client's world; its input and navigation
+	// go to the actor while the world is held.
+	hold     Hold
 	streamed countingReader // the browser reader's, counts a streamed message
 }
 
@@ -54,7 +57,7 @@ func (f *fastPath) set(link *browserLink) {
 // message while the fast path is off or after a failed write.
 func (f *fastPath) toBrowser(m *transport.Message) bool {
 	h, _ := transport.ScanHead(m.B)
-	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) || (f.world != nil && worldRuleOf(&h) != worldPasses) {
+	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) || (f.world != nil && worldRuleOf(&h) != worldPasses) || f.heldNow(&h) {
 		return false
 	}
 	f.gate.RLock()
@@ -154,4 +157,14 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 		m.Release()
 	}
 	return result, nil
+}
+
+// heldNow says a client request waits for a human who holds the world.
+func (f *fastPath) heldNow(h *transport.Head) bool {
+	if f.hold == nil || !heldByHuman(h) {
+		return false
+	}
+	f.hold.Acted()
+	held, _ := f.hold.Held()
+	return held
 }

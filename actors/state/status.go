@@ -20,6 +20,9 @@ type CoordinatorStatus struct {
 	Live      bool             `json:"live"`
 	Problem   string           `json:"problem,omitempty"` // why it is not live
 	Instances []InstanceStatus `json:"instances"`         // [] when it is not live
+	// LiveView is the live view's URL (/ui), where a human watches and
+	// takes over; "" when not known (another coordinator's status).
+	LiveView string `json:"live_view,omitempty"`
 }
 
 type InstanceStatus struct {
@@ -78,6 +81,9 @@ type WorldStatus struct {
 // (?forget=1: and deletes its profile); each answers WorldStatus JSON.
 const WorldsPath = "/cdpvisor/worlds"
 
+// LiveViewPath is where a coordinator's endpoint serves its live view.
+const LiveViewPath = "/ui"
+
 // Collect reads every state file and asks each live coordinator's
 // instances how they are (health answers never launch a browser); log
 // hears, at debug level, of the state files another user owns, which it
@@ -105,6 +111,9 @@ func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorS
 			c.Live = true
 		}
 		if c.Live {
+			if s.Endpoint != "" {
+				c.LiveView = s.Endpoint + LiveViewPath
+			}
 			for _, inst := range s.Instances {
 				is := InstanceStatus{ID: inst.ID, Endpoint: inst.Endpoint, Port: inst.Port, WS: inst.WS,
 					Protocol: string(ProtocolOf(inst.Protocol, inst.WS)), DownloadDir: inst.DownloadDir}

@@ -167,6 +167,10 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.WorldTime, err = b.measureWorldTime(ctx)
 			return
 		})
+		step("liveview", func() (err error) {
+			rep.LiveView, err = b.measureLiveView(ctx)
+			return
+		})
 		step("restore", func() (err error) {
 			rep.Restore, err = b.measureRestore(ctx)
 			return
@@ -195,7 +199,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "restore"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}

@@ -25,6 +25,7 @@ type report struct {
 	Memory        *memoryResult        `json:"memory,omitempty"`
 	Worlds        *worldsResult        `json:"worlds,omitempty"`
 	WorldTime     *worldTimeResult     `json:"worldtime,omitempty"`
+	LiveView      *liveViewResult      `json:"liveview,omitempty"`
 	WorldScale    *worldScaleResult    `json:"worldscale,omitempty"`
 	Restore       *restoreResult       `json:"restore,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
@@ -179,6 +180,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, worldTimeRows(w)...)
 	} else {
 		missing("worldtime", "time to a working world")
+	}
+	if w := r.LiveView; w != nil {
+		rows = append(rows, liveViewRows(w)...)
+	} else {
+		missing("liveview", "the live view's cost")
 	}
 	if w := r.WorldScale; w != nil {
 		rows = append(rows, worldScaleRows(w)...)

@@ -15,6 +15,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wrapenv"
 )
 
@@ -27,6 +28,7 @@ type wrapFlags struct {
 	standalone bool
 	state      string
 	isolate    wrapenv.Isolate
+	seed       seedflags.Flags // of the --isolate world
 }
 
 // standaloneSearch is how long --standalone looks for a running coordinator
@@ -41,6 +43,7 @@ func (f *wrapFlags) flagSet() *flag.FlagSet {
 	fs.BoolVar(&f.standalone, "standalone", false, "when no coordinator runs, run one inside wrap for the command's lifetime (the supervisor flags apply to it)")
 	fs.StringVar(&f.state, "state", "", "use only the coordinator of this state file")
 	fs.Var(&f.isolate, "isolate", "give the command a world of its own, a browser context on the shared browser, closed once wrap ends; --isolate=NAME: a named world, which stays")
+	f.seed.Register(fs)
 	return fs
 }
 
@@ -97,6 +100,13 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 		return usageErr("--instance and --standalone exclude each other: a standalone coordinator has only its default instance")
 	}
 	if err := f.isolate.Check(); err != nil {
+		return usageErr("%v", err)
+	}
+	if f.seed.Given() && !f.isolate.On {
+		return usageErr("%s seed the command's world: add --isolate=NAME (or --isolate)", seedflags.Names)
+	}
+	var err error
+	if f.isolate.Seed, err = f.seed.Request(); err != nil { // the file read and checked before anything starts
 		return usageErr("%v", err)
 	}
 	log, err := newLogger(stderr, f.logLevel, f.logFormat)

@@ -21,7 +21,7 @@ func coordinatorStatus(d deps) server.ServerTool {
 		name: "coordinator_status", title: "Coordinator status",
 		description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable " +
 			"endpoint (CDP; WebDriver BiDi at /session for a Firefox instance), port, connected clients, download dir, its browser (state, type, version, pid, generation, uptime, last exit), " +
-			"and its open worlds (name, endpoint, clients, pages; see browser_context). Launches nothing.",
+			"and its open worlds (name, endpoint, clients, pages; see browser_context); live_view is the page where a human watches and takes over (see request_human). Launches nothing.",
 		readOnly: true, idempotent: true,
 	}
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, error) {
@@ -33,6 +33,7 @@ func coordinatorStatus(d deps) server.ServerTool {
 		var b strings.Builder
 		fmt.Fprintf(&b, "coordinator pid %d (cdpvisor %s), started %s, state file %s\n",
 			cs.PID, cs.Version, cs.StartedAt.Local().Format(time.DateTime), cs.StateFile)
+		fmt.Fprintf(&b, "live view (watch and take over the agents' pages): %s\n", cs.LiveView)
 		for i, is := range st {
 			b.WriteString(instanceLine(is, i == 0))
 			// Best effort, as the rest of the status: an instance closed
@@ -51,7 +52,7 @@ func coordinatorStatus(d deps) server.ServerTool {
 func (d deps) statusOf(st []actors.InstanceStatus) state.CoordinatorStatus {
 	cs := state.CoordinatorStatus{
 		PID: os.Getpid(), PPID: os.Getppid(), StartedAt: d.started, Version: d.version,
-		StateFile: d.c.StatePath(), Live: true, Instances: make([]state.InstanceStatus, 0, len(st)),
+		StateFile: d.c.StatePath(), Live: true, Instances: make([]state.InstanceStatus, 0, len(st)), LiveView: d.c.LiveView(),
 	}
 	// The coordinator keeps its start time, parent and version in its
 	// state file; status --json reads them there too.

@@ -21,6 +21,7 @@ var tools = []func(deps) server.ServerTool{
 	browserContext,
 	downloadList,
 	downloadWait,
+	requestHuman,
 }
 
 // deps is what the tools work with; none of it changes after New.

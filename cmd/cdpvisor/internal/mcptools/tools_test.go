@@ -23,7 +23,7 @@ func TestMCPListsItsTools(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	for _, want := range []string{"coordinator_list_browsers", "coordinator_status", "coordinator_launch_browser",
-		"coordinator_stop_browser", "coordinator_restart_browser", "browser_instance", "browser_context", "download_list", "download_wait"} {
+		"coordinator_stop_browser", "coordinator_restart_browser", "browser_instance", "browser_context", "download_list", "download_wait", "request_human"} {
 		if !strings.Contains(strings.Join(names, ","), want) {
 			t.Errorf("tool %s missing from %v", want, names)
 		}
@@ -48,6 +48,7 @@ func TestMCPToolAnnotations(t *testing.T) {
 		"browser_context":             {false, true, false},
 		"download_list":               {true, false, true},
 		"download_wait":               {true, false, false},
+		"request_human":               {false, false, false},
 	}
 	if len(tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(tools), len(want))
@@ -103,7 +104,7 @@ func TestMCPToolSchemas(t *testing.T) {
 				}
 			}
 		}
-		actions := map[string][]string{"browser_instance": {"new", "list", "get", "close"}, "browser_context": {"open", "list", "close"}}[name]
+		actions := map[string][]string{"browser_instance": {"new", "list", "get", "close"}, "browser_context": {"open", "list", "close", "export", "import"}}[name]
 		if actions == nil {
 			continue
 		}

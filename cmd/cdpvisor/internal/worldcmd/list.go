@@ -25,7 +25,7 @@ func printList(w io.Writer, list []state.WorldStatus, asJSON bool) error {
 	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES\tKEPT\tSIZE\tSAVED")
 	for _, ws := range list {
 		endpoint := ws.Endpoint
-		if !ws.Open {
+		if !ws.Open && ws.Kept {
 			endpoint = "(closed)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", ws.Name, endpoint, ws.PathEndpoint, ws.Clients, ws.Pages,

@@ -153,7 +153,6 @@ func asked(t state.Target, err error) error {
 	return err
 }
 
-
 // who names t's instance.
 func who(t state.Target) string {
 	if t.Instance != "" {
