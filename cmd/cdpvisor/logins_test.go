@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -354,4 +356,77 @@ func TestStorageStateExchangeWithPlaywright(t *testing.T) {
 	}
 	expectSeen(t, "the world after the malformed states were refused", logins(t, "cdp="+imported, "site="+site.URL, "whoami"), site.signedIn("erin"))
 	noSecretsLogged(t, site, s)
+}
+
+// A kept world made again is restored every time: its first page at each
+// kept origin reads the token kept there. cdpbench's restore figure, the
+// kept side alone (testdata/clients/bench_restore.mjs: cdpvisor world
+// open, Puppeteer on the world's port at once, newPage, goto, read; world
+// close), on a state of the figure's size (200 cookies, a token on each
+// of 4 origins), made again 20 times (a race shows in a few of them).
+func TestKeptWorldIsRestoredEachTimeItIsMade(t *testing.T) {
+	actortest.ClientsDir(t)
+	dir, files := t.TempDir(), t.TempDir()
+	startServe(t, nil, "--browser", actortest.Chromium(t), "--state-dir", dir)
+	var origins []string
+	tokens := map[string]string{}
+	type item struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	}
+	type origin struct {
+		Origin       string `json:"origin"`
+		LocalStorage []item `json:"localStorage"`
+	}
+	st := map[string]any{}
+	var kept []origin
+	for range 4 {
+		o := localTokenPage(t)
+		origins, tokens[o] = append(origins, o), secret("tok-")
+		kept = append(kept, origin{o, []item{{"token", tokens[o]}}})
+	}
+	var cookies []map[string]any
+	for i := range 200 {
+		cookies = append(cookies, map[string]any{"name": fmt.Sprintf("c%03d", i), "value": strings.Repeat("v", 40), "domain": fmt.Sprintf(".site-%d.example", i%40),
+			"path": "/", "expires": float64(time.Now().Add(time.Hour).Unix()), "httpOnly": false, "secure": false, "sameSite": "Lax"})
+	}
+	st["cookies"], st["origins"] = cookies, kept
+	stateFile := filepath.Join(files, "state.json")
+	writeJSONFile(t, stateFile, st)
+	coordinators, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.json"))
+	if len(coordinators) != 1 {
+		t.Fatalf("state files %v", coordinators)
+	}
+	var order []string
+	for range 20 {
+		order = append(order, "kept")
+	}
+	conf := filepath.Join(files, "conf.json")
+	writeJSONFile(t, conf, map[string]any{"bin": binary, "state": coordinators[0], "storageState": stateFile, "origins": origins, "tokens": tokens, "order": order})
+	out, err := actortest.NodeScript(t, 4*time.Minute, "bench_restore.mjs", conf)
+	var res struct {
+		OK     bool
+		Misses []map[string]any
+	}
+	if err != nil || json.Unmarshal([]byte(out), &res) != nil || !res.OK {
+		t.Fatalf("bench_restore.mjs: %v: %q", err, out)
+	}
+	if len(res.Misses) > 0 {
+		t.Errorf("%d of %d pages of the kept world made again did not read its token: %v", len(res.Misses), len(order), res.Misses)
+	}
+}
+
+// localTokenPage serves, on loopback, a page whose #token is its own
+// script's read of localStorage; it returns the origin.
+func localTokenPage(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/token" {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		page(w, "", "")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

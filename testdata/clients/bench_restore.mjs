@@ -17,6 +17,7 @@
 //   node bench_restore.mjs CONFIG.json
 //
 // CONFIG: {"bin", "state", "storageState", "origins": [url…], "tokens": {origin: token}, "chromiumWS", "order": [side…]}
+// (chromiumWS only when the order has Playwright's sides; cdpvisor's tests run the kept side alone).
 // stdout: one JSON line {"ok":true,"connect":{side:[ms…]},"open":{"kept":[…],"empty":[…]},
 // "steps":{side:[[connect or newContext, newPage, goto and read] ms…]}, "misses":[{side, sample, origin, got, want}…]}:
 // a sample whose page read another token than its origin's is a miss: its times are -1.
@@ -97,7 +98,8 @@ async function main() {
   await world('close', 'kept');
   await world('open', 'empty');
   await world('close', 'empty');
-  pw = await chromium.connectOverCDP(cfg.chromiumWS);
+  const pwSides = cfg.order.some((s) => s.startsWith('pw_'));
+  if (pwSides) pw = await chromium.connectOverCDP(cfg.chromiumWS);
   const connect = {}, open = {}, steps = {};
   const count = {};
   for (const side of cfg.order) {
@@ -108,7 +110,7 @@ async function main() {
     if (t.open !== undefined) (open[side] ??= []).push(t.open);
     (steps[side] ??= []).push(t.steps);
   }
-  await pw.close();
+  if (pwSides) await pw.close();
   process.stdout.write(JSON.stringify({ ok: true, connect, open, steps, misses }) + '\n');
   process.exit(0);
 }
