@@ -24,6 +24,15 @@ func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (stat
 	if p.spec.Worlds == nil {
 		return state.WorldStatus{}, ErrNoWorlds
 	}
+	if len(s.FromUserBrowser) > 0 && p.spec.Worlds.UsersBrowser() && s.Browser.Generation == 0 {
+		// The user's browser is read now: connected first, as a client's
+		// first request would.
+		ep, err := p.spec.Browser.EnsureRunning(ctx)
+		if err != nil {
+			return state.WorldStatus{}, err
+		}
+		s.Browser = ep
+	}
 	got, err := p.spec.Worlds.Seed(ctx, name, s)
 	if err != nil {
 		return state.WorldStatus{}, err
@@ -33,7 +42,7 @@ func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (stat
 		return state.WorldStatus{}, err
 	}
 	ws.Created = got.Made
-	ws.Seeded = &state.WorldSeeded{Cookies: got.Cookies, Origins: got.Origins}
+	ws.Seeded = &state.WorldSeeded{Cookies: got.Cookies, Origins: got.Origins, Notes: got.Notes}
 	return ws, nil
 }
 

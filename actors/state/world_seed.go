@@ -23,6 +23,9 @@ func (s WorldSeed) Empty() bool {
 type WorldSeeded struct {
 	Cookies int `json:"cookies"` // cookies set into it
 	Origins int `json:"origins"` // origins whose localStorage was set into it
+	// Notes say what of the seed could not be given, and why (an origin
+	// of the user's browser no tab shows: its cookies alone).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // StorageStatePath is, under a world's path (/context/NAME), where its

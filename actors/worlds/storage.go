@@ -66,6 +66,10 @@ var (
 	ErrEphemeral = errors.New("a fresh agent-… world is never kept")
 )
 
+// UsersBrowser says the instance's browser is the user's own (--attach):
+// worlds may be seeded from its default context.
+func (a *Actor) UsersBrowser() bool { return a.spec.UsersBrowser }
+
 // Kept says whether a world of that name keeps its storage on disk:
 // every named world but a fresh one of wrap --isolate (agent-…).
 func Kept(name string) bool { return !IsFresh(name) }

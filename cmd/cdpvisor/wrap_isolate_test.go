@@ -155,7 +155,11 @@ func TestWrapIsolateStandalone(t *testing.T) {
 		f[1] != strings.Replace(f[0], "http", "ws", 1)+"/devtools/browser" || !strings.HasSuffix(f[0], ":"+f[2]) {
 		t.Fatalf("the child got %q, want the world's own port", out)
 	}
-	if left, _ := os.ReadDir(dir); len(left) != 0 {
+	// Nothing left but what a named world keeps: its profile.
+	if left, _ := os.ReadDir(dir); len(left) > 1 || (len(left) == 1 && left[0].Name() != "profiles") {
 		t.Errorf("left in the state dir: %v", left)
+	}
+	if kept, _ := filepath.Glob(filepath.Join(dir, "profiles", "*")); len(kept) != 1 || filepath.Base(kept[0]) != "solo.storage-state.json" {
+		t.Errorf("kept: %v, want solo's profile alone", kept)
 	}
 }

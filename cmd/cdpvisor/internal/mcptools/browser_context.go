@@ -214,6 +214,9 @@ func worldOpened(id, name string, ws state.WorldStatus) (*mcp.CallToolResult, er
 		name, id, how, ws.Endpoint, ws.PathEndpoint, ws.WS)
 	if seeded != nil {
 		text += fmt.Sprintf("; seeded with %d cookie(s) and the localStorage of %d origin(s)", seeded.Cookies, seeded.Origins)
+		for _, n := range seeded.Notes {
+			text += "; " + n
+		}
 	}
 	return result(worldOpenedAnswer{Created: created, Instance: id, Seeded: seeded, World: ws}, text)
 }

@@ -111,6 +111,9 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		}
 		if ws.Seeded != nil {
 			fmt.Fprintf(stderr, "cdpvisor world: world %s seeded: %d cookie(s), localStorage of %d origin(s)\n", o.Name, ws.Seeded.Cookies, ws.Seeded.Origins)
+			for _, n := range ws.Seeded.Notes {
+				fmt.Fprintf(stderr, "cdpvisor world: %s\n", n)
+			}
 		}
 		_, err = fmt.Fprintln(stdout, ws.Endpoint)
 		return err
