@@ -46,6 +46,10 @@ type config struct {
 	WorldScaleCounts string        `json:"worldscale_counts"`    // worldscale: counts of worlds
 	WorldScaleCalls  int           `json:"worldscale_calls"`     // worldscale: round trips per agent
 	WorldTimeSamples int           `json:"worldtime_samples"`    // worldtime: fresh contexts per side
+	RestoreSamples   int           `json:"restore_samples"`      // restore: samples per side
+	RestoreCookies   int           `json:"restore_cookies"`      // restore: cookies in the kept state
+	RestoreOrigins   int           `json:"restore_origins"`      // restore: origins with localStorage
+	RestoreKeys      int           `json:"restore_keys"`         // restore: localStorage keys per origin
 
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
@@ -80,11 +84,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview"}
+var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -113,7 +117,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview (default all but worlds, worldtime, worldscale and liveview)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore (default all but worlds, worldtime, worldscale, liveview and restore)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
@@ -135,6 +139,10 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.WorldScaleCounts, "worldscale-counts", "1,10,25,50", "worldscale: counts of worlds, each on a fresh cdpvisor")
 	fs.IntVar(&c.WorldScaleCalls, "worldscale-calls", 200, "worldscale: round trips per world's agent, all agents at once")
 	fs.IntVar(&c.WorldTimeSamples, "worldtime-samples", 50, "worldtime: fresh worlds (and fresh browsers, and Chromium contexts) to time, interleaved")
+	fs.IntVar(&c.RestoreSamples, "restore-samples", -1, "restore: samples per side, interleaved (default 40, quick 10)")
+	fs.IntVar(&c.RestoreCookies, "restore-cookies", 200, "restore: cookies in the kept world's state")
+	fs.IntVar(&c.RestoreOrigins, "restore-origins", 20, "restore: origins with localStorage in the kept world's state (each a loopback port)")
+	fs.IntVar(&c.RestoreKeys, "restore-keys", 10, "restore: localStorage keys per origin (the token and 200-byte others)")
 	fs.BoolVar(&c.WorldsContexts, "worlds-contexts", true, "worlds: also measure Chromium's own contexts (one cdpvisor, Target.createBrowserContext per agent)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
 	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")
@@ -162,7 +170,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	c.applyDefaults()
 	if c.RTBatch <= 0 || c.RTCalls <= 0 || c.LargeRuns <= 0 || c.FaninRuns <= 0 || c.FaninCli <= 0 ||
 		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.NodeRounds <= 0 || c.NodeCalls <= 0 || c.NodeSlice <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 ||
-		c.WorldsPages <= 0 || c.WorldsRounds <= 0 || c.WorldsRTCalls <= 0 || c.WorldsSettle < 0 {
+		c.WorldsPages <= 0 || c.WorldsRounds <= 0 || c.WorldsRTCalls <= 0 || c.WorldsSettle < 0 ||
+		c.RestoreSamples <= 0 || c.RestoreCookies < 0 || c.RestoreOrigins <= 0 || c.RestoreKeys <= 0 {
 		return c, errors.New("counts and --timeout must be positive")
 	}
 	if c.WorldsAgents < 2 {
@@ -190,6 +199,7 @@ func (c *config) applyDefaults() {
 	pick(&c.RecovRuns, 9, 3)
 	pick(&c.WorldsRounds, 3, 1)
 	pick(&c.WorldsRTCalls, 2000, 500)
+	pick(&c.RestoreSamples, 40, 10)
 }
 
 func contains(list []string, s string) bool {

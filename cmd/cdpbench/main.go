@@ -171,6 +171,10 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.LiveView, err = b.measureLiveView(ctx)
 			return
 		})
+		step("restore", func() (err error) {
+			rep.Restore, err = b.measureRestore(ctx)
+			return
+		})
 	}
 	if cfg.Launch && pair {
 		progress("starting cdpvisor serve (%s) and a bare %s under %s", b.bin, b.browser, b.root)
@@ -195,7 +199,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}

@@ -27,6 +27,7 @@ type report struct {
 	WorldTime     *worldTimeResult     `json:"worldtime,omitempty"`
 	LiveView      *liveViewResult      `json:"liveview,omitempty"`
 	WorldScale    *worldScaleResult    `json:"worldscale,omitempty"`
+	Restore       *restoreResult       `json:"restore,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -189,6 +190,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, worldScaleRows(w)...)
 	} else {
 		missing("worldscale", "how worlds' cost grows")
+	}
+	if w := r.Restore; w != nil {
+		rows = append(rows, restoreRows(w)...)
+	} else {
+		missing("restore", "restoring a kept world")
 	}
 	return rows
 }

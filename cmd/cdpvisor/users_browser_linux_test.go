@@ -22,12 +22,13 @@ type usersChromium struct {
 	cmd           *exec.Cmd
 }
 
-func startUsersChromium(t *testing.T, home string) *usersChromium {
+func startUsersChromium(t *testing.T, home string, extra ...string) *usersChromium {
 	t.Helper()
 	u := &usersChromium{home: home, profile: filepath.Join(home, ".config", "chromium")}
 	_ = os.Remove(filepath.Join(u.profile, "DevToolsActivePort")) // the last run's
-	u.cmd = exec.Command(actortest.Chromium(t), "--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--remote-debugging-port=0", "--user-data-dir="+u.profile, "about:blank")
+	args := append([]string{"--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--remote-debugging-port=0", "--user-data-dir=" + u.profile}, extra...)
+	u.cmd = exec.Command(actortest.Chromium(t), append(args, "about:blank")...)
 	u.cmd.Env = append(os.Environ(), "HOME="+home)
 	u.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := u.cmd.Start(); err != nil {
