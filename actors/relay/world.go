@@ -34,6 +34,9 @@ type World interface {
 	// ready for the world's kept storage, before the client hears of it;
 	// at once when there is nothing to prepare.
 	PreparePage(ctx context.Context, gen int, target string)
+	// BeforeClose reads what a page of the world's own context keeps
+	// (its origin's localStorage) before its client closes it.
+	BeforeClose(ctx context.Context, gen int, target string)
 }
 
 // worldFilter is a world relay's wall: what its client was told of the

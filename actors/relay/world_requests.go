@@ -40,6 +40,10 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	}
 	switch rule {
 	case worldNamesTarget:
+		if p.TargetID != nil && f.targets[*p.TargetID] && h.Is("Target.closeTarget") {
+			// What the page changed is the world's before it goes.
+			f.w.BeforeClose(run.ctx, f.gen, *p.TargetID)
+		}
 		if p.TargetID == nil || f.targets[*p.TargetID] {
 			return true
 		}

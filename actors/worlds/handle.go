@@ -17,6 +17,8 @@ func (r *run) handle(m any) {
 		r.open(m)
 	case preparePage:
 		r.onPreparePage(m)
+	case beforeClose:
+		r.onBeforeClose(m)
 	case contextMade:
 		if w := r.entry(m.world); w != nil && r.current(w) && w.gen == m.gen {
 			w.made[m.context] = true

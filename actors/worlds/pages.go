@@ -67,9 +67,11 @@ func (r *run) pageSession(w *world, target string, then func(string, error)) {
 			settle(err)
 			return
 		}
-		// Before anyone uses the page: its localStorage changes from now on
-		// are the world's.
-		r.callOn(ps.id, "DOMStorage.enable", nil, func(answer) { settle(nil) })
+		// Its localStorage changes from now on are the world's: sent before
+		// anything else on the session, so what waits for a later command's
+		// answer (prepare) finds it enabled.
+		r.callOn(ps.id, "DOMStorage.enable", nil, func(answer) {})
+		settle(nil)
 	})
 }
 

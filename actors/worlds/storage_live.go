@@ -1,10 +1,12 @@
 package worlds
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
@@ -71,4 +73,51 @@ func withOrigin(st storagestate.State, origin string, items map[string]string) s
 	}
 	out.Sort()
 	return out
+}
+
+// BeforeClose reads the localStorage of the origin a page of the world
+// shows, before its client closes it, answering once it is the world's
+// (or prepareTimeout passed). The relay asks it for Target.closeTarget.
+func (w *World) BeforeClose(ctx context.Context, gen int, target string) {
+	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
+	defer cancel()
+	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) any {
+		return beforeClose{world: w, gen: gen, target: target, reply: r}
+	})
+}
+
+type beforeClose struct {
+	world  *World
+	gen    int
+	target string
+	reply  chan struct{}
+}
+
+func (r *run) onBeforeClose(m beforeClose) {
+	w := r.entry(m.world)
+	if w == nil || !r.current(w) || w.gen != m.gen {
+		m.reply <- struct{}{}
+		return
+	}
+	context := w.context
+	r.call("Target.getTargetInfo", map[string]string{"targetId": m.target}, func(a answer) {
+		var res struct {
+			TargetInfo Target `json:"targetInfo"`
+		}
+		origin, err := "", a.err()
+		if err == nil && json.Unmarshal(a.Result, &res) == nil {
+			origin, err = storagestate.URLOrigin(res.TargetInfo.URL)
+		}
+		if err != nil || res.TargetInfo.Context != context || w.store.seeds[origin] != nil {
+			m.reply <- struct{}{}
+			return
+		}
+		r.readOrigins(w, map[string]string{origin: m.target}, func(live map[string]map[string]string) {
+			if items, read := live[origin]; read && w.context == context {
+				w.store.state = withOrigin(w.store.state, origin, items)
+				r.keep(w)
+			}
+			m.reply <- struct{}{}
+		})
+	})
 }

@@ -61,8 +61,11 @@ func (r *run) onPreparePage(m preparePage) {
 	r.prepare(w, m.target, func() { m.reply <- struct{}{} })
 }
 
-// prepare has the page carry the world's seeds of the moment (none: no
-// script), then runs then.
+// prepare has the page followed and carry the world's seeds of the
+// moment (none: no script), then runs then. Its commands go pipelined on
+// the page's session, which the browser takes in order: then waits for
+// the last one's answer alone (two round trips with the attach, however
+// many commands).
 func (r *run) prepare(w *world, target string, then func()) {
 	context := w.context
 	r.pageSession(w, target, func(session string, err error) {
@@ -72,41 +75,35 @@ func (r *run) prepare(w *world, target string, then func()) {
 			return
 		}
 		seeds := maps.Clone(w.store.seeds)
-		enable := func(next func()) {
-			if ps.pageOn || len(seeds) == 0 {
-				next()
-				return
+		if old := ps.script; old != "" {
+			ps.script, ps.scripted = "", nil
+			r.callOn(session, "Page.removeScriptToEvaluateOnNewDocument", map[string]string{"identifier": old}, func(answer) {})
+		}
+		if len(seeds) == 0 {
+			last := "DOMStorage.enable" // again: its answer says the first one was taken
+			if ps.pageOn {
+				ps.pageOn, last = false, "Page.disable"
 			}
+			r.callOn(session, last, nil, func(answer) { then() })
+			return
+		}
+		if !ps.pageOn {
+			ps.pageOn = true
 			r.callOn(session, "Page.enable", nil, func(a answer) {
-				if a.err() == nil {
-					ps.pageOn = true
+				if a.err() != nil {
+					ps.pageOn = false
 				}
-				next()
 			})
 		}
-		enable(func() {
-			if old := ps.script; old != "" {
-				ps.script, ps.scripted = "", nil
-				r.callOn(session, "Page.removeScriptToEvaluateOnNewDocument", map[string]string{"identifier": old}, func(answer) {})
+		params := map[string]any{"source": seedScript(seeds), "worldName": seedWorldName}
+		r.callOn(session, "Page.addScriptToEvaluateOnNewDocument", params, func(a answer) {
+			var res struct {
+				Identifier string `json:"identifier"`
 			}
-			if len(seeds) == 0 || !ps.pageOn {
-				if ps.pageOn && len(seeds) == 0 {
-					ps.pageOn = false
-					r.callOn(session, "Page.disable", nil, func(answer) {})
-				}
-				then()
-				return
+			if a.err() == nil && json.Unmarshal(a.Result, &res) == nil && res.Identifier != "" {
+				ps.script, ps.scripted = res.Identifier, seeds
 			}
-			params := map[string]any{"source": seedScript(seeds), "worldName": seedWorldName}
-			r.callOn(session, "Page.addScriptToEvaluateOnNewDocument", params, func(a answer) {
-				var res struct {
-					Identifier string `json:"identifier"`
-				}
-				if a.err() == nil && json.Unmarshal(a.Result, &res) == nil && res.Identifier != "" {
-					ps.script, ps.scripted = res.Identifier, seeds
-				}
-				then()
-			})
+			then()
 		})
 	})
 }
