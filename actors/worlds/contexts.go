@@ -102,6 +102,7 @@ func (r *run) restore(w *world, gen int, context string) {
 func (r *run) snapshotDue() {
 	now := time.Now()
 	r.expire(now)
+	r.expireReads(now)
 	for _, w := range r.a.book {
 		if len(w.clients) > 0 {
 			r.read(w, nil)

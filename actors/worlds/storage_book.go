@@ -1,6 +1,10 @@
 package worlds
 
-import "github.com/cdpvisor/cdpvisor/actors/storagestate"
+import (
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+)
 
 // worldStorage is a world's storage as the actor knows it. Only the
 // actor's goroutine touches it; a state in it is never changed in place
@@ -13,9 +17,12 @@ type worldStorage struct {
 	saved []byte
 	// closing: its last read before its close is under way.
 	closing bool
-	// A read of its context is under way; readers wait for it.
-	reading bool
-	readers []func()
+	// A read of its context is under way (the readSeq-th, since
+	// readSince); readers wait for it.
+	reading   bool
+	readSeq   int
+	readSince time.Time
+	readers   []func()
 	// seeds is the localStorage each kept origin is still to get in the
 	// world's context of the moment, set as the origin's first document
 	// there loads (storage_seed.go).

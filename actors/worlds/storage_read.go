@@ -26,9 +26,16 @@ func (r *run) read(w *world, then func()) {
 	if w.store.reading {
 		return
 	}
-	w.store.reading = true
-	context := w.context
+	w.store.reading, w.store.readSince = true, time.Now()
+	w.store.readSeq++
+	seq, context := w.store.readSeq, w.context
+	// A read that expired (expireReads) is over: its late answers change
+	// nothing.
+	stale := func() bool { return w.store.readSeq != seq || w.context != context }
 	r.call("Storage.getCookies", map[string]string{"browserContextId": context}, func(a answer) {
+		if w.store.readSeq != seq {
+			return
+		}
 		var res struct {
 			Cookies json.RawMessage `json:"cookies"`
 		}
@@ -38,6 +45,9 @@ func (r *run) read(w *world, then func()) {
 		}
 		cookies := storagestate.FromCDP(res.Cookies)
 		r.targets(func(all []Target, err error) {
+			if w.store.readSeq != seq {
+				return
+			}
 			if err != nil || w.context != context {
 				r.readDone(w, nil)
 				return
@@ -52,8 +62,10 @@ func (r *run) read(w *world, then func()) {
 				shown[origin] = t.ID
 			}
 			r.readOrigins(w, shown, func(live map[string]map[string]string) {
-				if w.context != context {
-					r.readDone(w, nil)
+				if stale() {
+					if w.store.readSeq == seq {
+						r.readDone(w, nil)
+					}
 					return
 				}
 				st := storagestate.State{Cookies: cookies, Origins: []storagestate.Origin{}}
@@ -126,6 +138,22 @@ func (r *run) readDone(w *world, st *storagestate.State) {
 	w.store.readers = nil
 	for _, then := range readers {
 		then()
+	}
+}
+
+// readWait bounds a read of a world's storage: a page that answers
+// nothing (one mid-navigation, or held for a debugger) must not hold a
+// close, an export or the stop for long. What was read before stays.
+const readWait = 3 * time.Second
+
+// expireReads ends the reads under way for longer than readWait.
+func (r *run) expireReads(now time.Time) {
+	for _, w := range r.a.book {
+		if w.store.reading && now.Sub(w.store.readSince) > readWait {
+			w.store.readSeq++
+			r.log.Warn().Str("world", w.name()).Msg("the world's storage was not read in time; what was read before stays")
+			r.readDone(w, nil)
+		}
 	}
 }
 
