@@ -34,6 +34,10 @@ type World interface {
 	// ready for the world's kept storage, before the client hears of it;
 	// at once when there is nothing to prepare.
 	PreparePage(ctx context.Context, gen int, target string)
+	// Proxy is the world's network guard as a context's proxyServer and
+	// proxyBypassList, put into every context its clients make; "" when
+	// the world has no network policy. Read without a mailbox.
+	Proxy() (server, bypass string)
 }
 
 // worldFilter is a world relay's wall: what its client was told of the

@@ -22,6 +22,7 @@ func (benchWorld) Made() []string                                       { return
 func (benchWorld) AddMade(context.Context, int, string) error           { return nil }
 func (benchWorld) Disposed(int, string)                                 {}
 func (benchWorld) PreparePage(context.Context, int, string)             {}
+func (benchWorld) Proxy() (string, string)                              { return "", "" }
 func (benchWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
 
 // BenchmarkRelayRoundTripWorld is BenchmarkRelayRoundTrip's 200-byte round

@@ -96,6 +96,8 @@ type Summary struct {
 	// says its file's size and when it was last saved, once it was.
 	Kept      bool `json:"kept"`
 	*KeptInfo `json:",omitempty"`
+	// Policy is its network policy (guard.go); nil: none.
+	Policy *PolicyInfo `json:"policy,omitempty"`
 }
 
 // Target is a target of a world, from the browser's Target.getTargets.
@@ -178,6 +180,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 		return err
 	}
 	r := newRun(a)
+	r.reopenGuards()
 	defer r.shutdown(unsubscribe, events)
 	for {
 		select {
