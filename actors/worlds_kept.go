@@ -2,6 +2,8 @@ package actors
 
 import (
 	"context"
+	"errors"
+	"os"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
@@ -9,8 +11,8 @@ import (
 )
 
 // chooseProfilesDir is where the named worlds' storage is kept (see
-// CoordinatorConfig.ProfilesDir), made ready: one another user owns, or
-// others may write to, refuses the start. Without a dir of the user's
+// CoordinatorConfig.ProfilesDir), checked when it exists: one another user
+// owns, or others may write to, refuses the start. Without a dir of the user's
 // choice, one that cannot be made keeps nothing (a read-only home, a
 // container without one) and the log says so.
 func chooseProfilesDir(cfg CoordinatorConfig) (string, error) {
@@ -24,6 +26,9 @@ func chooseProfilesDir(cfg CoordinatorConfig) (string, error) {
 			cfg.Log.Warn().Err(err).Msg("no directory to keep the worlds' sign-ins in: every world forgets them when cdpvisor stops")
 			return "", nil
 		}
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		return dir, nil // made with the first world kept: a state dir without one stays as it was
 	}
 	if err := profiles.Prepare(dir); err != nil {
 		if chosen {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -37,6 +38,11 @@ func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rest := "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, WorldPrefix+name), "/")
+	if rest == state.StorageStatePath {
+		// Its path form alone: a world's own port is its CDP endpoint, no more.
+		p.serveStorageState(w, r, name)
+		return
+	}
 	p.serveWorldRest(w, r, worldAt{name: name, prefix: WorldPrefix + name}, rest)
 }
 

@@ -32,17 +32,31 @@ func (p *Actor) OpenWorld(ctx context.Context, name string) (state.WorldStatus, 
 	if err != nil {
 		return state.WorldStatus{}, err
 	}
+	ws, err := p.openStatus(ctx, name)
+	ws.Created = made
+	return ws, err
+}
+
+// openStatus is the open world called name with its endpoints and what
+// it keeps.
+func (p *Actor) openStatus(ctx context.Context, name string) (state.WorldStatus, error) {
 	ports, err := p.worldPorts(ctx)
 	if err != nil {
 		return state.WorldStatus{}, err
 	}
-	ws := p.worldStatus(worlds.Summary{Name: name}, ports)
-	ws.Created = made
-	return ws, nil
+	s := worlds.Summary{Name: name, Open: true, Kept: worlds.Kept(name)}
+	if list, err := p.spec.Worlds.List(ctx); err == nil {
+		for _, l := range list {
+			if l.Name == name {
+				s.KeptInfo = l.KeptInfo
+			}
+		}
+	}
+	return p.worldStatus(s, ports), nil
 }
 
-// WorldStatuses lists the open worlds with their endpoints, clients and
-// pages, by name.
+// WorldStatuses lists the worlds with their endpoints, clients and pages,
+// by name: the open ones, and the kept ones that are not.
 func (p *Actor) WorldStatuses(ctx context.Context) ([]state.WorldStatus, error) {
 	if p.spec.Worlds == nil {
 		return nil, ErrNoWorlds
@@ -75,9 +89,17 @@ func (p *Actor) CloseWorld(ctx context.Context, name string) error {
 	return err
 }
 
-// worldStatus is a world with its endpoints.
+// worldStatus is a world with its endpoints and what it keeps. A closed
+// kept world has its path alone: its first use makes it again.
 func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) state.WorldStatus {
-	ws := state.WorldStatus{Name: s.Name, PathEndpoint: p.WorldEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages}
+	ws := state.WorldStatus{Name: s.Name, PathEndpoint: p.WorldEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
+	if s.KeptInfo != nil {
+		saved := s.KeptInfo.Saved
+		ws.SavedBytes, ws.SavedAt = s.KeptInfo.Bytes, &saved
+	}
+	if !s.Open && s.Kept {
+		return ws
+	}
 	ws.Endpoint = ws.PathEndpoint
 	ws.WS = strings.Replace(ws.PathEndpoint, "http://", "ws://", 1) + "/devtools/browser"
 	if port := ports[s.Name]; port != 0 {
@@ -111,9 +133,9 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 		list, err := p.WorldStatuses(r.Context())
 		p.answerWorlds(w, list, err)
 	case one && r.Method == http.MethodPut:
-		ws, err := p.OpenWorld(r.Context(), name)
+		ws, err := p.openSeeded(w, r, name)
 		if err == nil {
-			p.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Str("endpoint", ws.Endpoint).Msg("a world was asked for")
+			p.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Str("endpoint", ws.Endpoint).Bool("seeded", ws.Seeded != nil).Msg("a world was asked for")
 		}
 		p.answerWorlds(w, ws, err)
 	case one && r.Method == http.MethodGet:
@@ -129,6 +151,11 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 		}
 		p.answerWorlds(w, nil, err)
 	case one && r.Method == http.MethodDelete:
+		forget, err := forgetAsked(r)
+		if err != nil {
+			p.answerWorlds(w, nil, err)
+			return
+		}
 		list, _ := p.WorldStatuses(r.Context())
 		var had state.WorldStatus
 		for _, ws := range list {
@@ -136,7 +163,15 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 				had = ws
 			}
 		}
-		p.answerWorlds(w, had, p.CloseWorld(r.Context(), name))
+		switch {
+		case forget:
+			err = p.ForgetWorld(r.Context(), name)
+		case had.Name != "" && !had.Open && had.Kept:
+			err = fmt.Errorf("%w %q: it is not open, only kept on disk (DELETE %s/%s?forget=1 deletes its profile)", worlds.ErrUnknownWorld, name, state.WorldsPath, name)
+		default:
+			err = p.CloseWorld(r.Context(), name)
+		}
+		p.answerWorlds(w, had, err)
 	default:
 		w.Header().Set("Allow", map[bool]string{true: "GET, PUT, DELETE", false: "GET"}[one])
 		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: not a world request (GET %s; PUT, GET or DELETE %s/NAME)", r.Method, r.URL.Path, state.WorldsPath, state.WorldsPath), http.StatusMethodNotAllowed)
@@ -147,11 +182,14 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 	if err != nil {
 		code := http.StatusInternalServerError
+		var tooLarge *http.MaxBytesError
 		switch {
+		case errors.As(err, &tooLarge):
+			code = http.StatusRequestEntityTooLarge
+		case refusedAsGiven(err):
+			code = http.StatusBadRequest // before ErrUnknownWorld: a seed's from_world may be unknown
 		case errors.Is(err, worlds.ErrUnknownWorld):
 			code = http.StatusNotFound
-		case errors.Is(err, worlds.ErrBadName):
-			code = http.StatusBadRequest
 		}
 		http.Error(w, "cdpvisor: "+err.Error(), code)
 		return
@@ -161,4 +199,35 @@ func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
+}
+
+// openSeeded is PUT WorldsPath/NAME: the world made or found, seeded by
+// the body when it has one. The seed is read and checked whole before
+// anything is made.
+func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) (state.WorldStatus, error) {
+	req, err := readSeed(w, r)
+	if err != nil {
+		return state.WorldStatus{}, err
+	}
+	if req.Empty() {
+		return p.OpenWorld(r.Context(), name)
+	}
+	seed, err := SeedOf(name, req)
+	if err != nil {
+		return state.WorldStatus{}, err
+	}
+	return p.SeedWorld(r.Context(), name, seed)
+}
+
+// forgetAsked reads DELETE's ?forget=: 1 or true deletes the world's
+// profile too.
+func forgetAsked(r *http.Request) (bool, error) {
+	switch v := r.URL.Query().Get("forget"); v {
+	case "", "0", "false":
+		return false, nil
+	case "1", "true":
+		return true, nil
+	default:
+		return false, fmt.Errorf("%w: forget=%q: want forget=1 (close the world and delete its profile) or none", errBadQuery, v)
+	}
 }

@@ -61,12 +61,24 @@ type WorldStatus struct {
 	Clients      int    `json:"clients"`           // its client connections
 	Pages        int    `json:"pages"`             // its pages in the running browser
 	Created      bool   `json:"created,omitempty"` // made by the request that answers it
+	// Open: the world is open; a kept world that is not is listed for its
+	// profile alone (no port, no clients), and made again on its first use.
+	Open bool `json:"open"`
+	// Kept: its cookies and localStorage are kept on disk (every named
+	// world but a fresh agent-… one); SavedBytes and SavedAt say its
+	// profile's size and last save, once it was saved.
+	Kept       bool       `json:"kept"`
+	SavedBytes int64      `json:"saved_bytes,omitempty"`
+	SavedAt    *time.Time `json:"saved_at,omitempty"`
+	// Seeded is what the request's seed gave the world (WorldSeed).
+	Seeded *WorldSeeded `json:"seeded,omitempty"`
 }
 
 // WorldsPath is where a coordinator's endpoint makes, lists and closes its
 // worlds for other processes of its owner (wrap --isolate, cdpvisor
 // world): GET WorldsPath lists them, PUT WorldsPath/NAME makes or finds
-// one, GET shows one, DELETE closes one; each answers WorldStatus JSON.
+// one (seeded by its body, a WorldSeed), GET shows one, DELETE closes one
+// (?forget=1: and deletes its profile); each answers WorldStatus JSON.
 const WorldsPath = "/cdpvisor/worlds"
 
 // LiveViewPath is where a coordinator's endpoint serves its live view.

@@ -33,6 +33,10 @@ func envName(flagName string) string {
 	return "CDPVISOR_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
+// commandLineOnly flags take no environment variable: what deletes is
+// asked for on the command line each time, never left set in a shell.
+var commandLineOnly = map[string]bool{"forget": true}
+
 // envOverrides are install's variables, named for what they mean outside
 // one command: the install directory is also where detection looks.
 var envOverrides = map[string]string{
@@ -59,7 +63,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	var errs []error
 	fs.VisitAll(func(f *flag.Flag) {
 		v, ok := os.LookupEnv(envName(f.Name))
-		if given[f.Name] || !ok {
+		if given[f.Name] || !ok || commandLineOnly[f.Name] {
 			return
 		}
 		values := []string{v}

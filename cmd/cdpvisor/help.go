@@ -33,7 +33,11 @@ var placeholders = map[string]string{
 	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
+	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE",
 }
+
+// seedFlags seed a world when it is made (world open, wrap --isolate).
+var seedFlags = flagGroup{"Seed the world (its sign-ins)", []string{"storage-state", "from-user-browser", "from-world", "origin"}}
 
 // shownDefaults replace defaults that depend on the machine, so help reads
 // the same everywhere.
@@ -87,7 +91,7 @@ var docs = map[string]commandDoc{
 			"an AI host starts both; else the most recent), fills the placeholders into CMD ARGS…, runs CMD with\n" +
 			"this process's stdin, stdout and stderr, passes SIGINT, SIGTERM and SIGHUP on, and exits with its code.",
 		groups: []flagGroup{
-			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}},
+			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}}, seedFlags,
 			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "windows", "headless", "headed", "user-data-dir", "attach",
 				"download-dir", "browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
 			logFlags,
@@ -111,20 +115,28 @@ var docs = map[string]commandDoc{
 			"cdpvisor wrap --standalone -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
 			"cdpvisor wrap --isolate -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
 			"cdpvisor wrap --isolate=shop-agent -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
+			"cdpvisor wrap --isolate=shop --storage-state shop.json -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_f4e5d6 -- node my-bidi-client.js {bidi_endpoint}",
 		},
 	},
 	"world": {
-		purpose: "open, list and close the running coordinator's worlds, each with a loopback port of its own",
-		usage:   []string{"world open NAME [flags]", "world list [--json] [flags]", "world close NAME [flags]"},
+		purpose: "open, list, close and export the running coordinator's worlds, each with a loopback port of its own",
+		usage: []string{"world open NAME [--storage-state FILE | --from-user-browser=ORIGIN[,…] | --from-world NAME [--origin O]…] [flags]",
+			"world list [--json] [flags]", "world close NAME [--forget] [flags]", "world export NAME [--output FILE] [flags]"},
 		about: "open makes the world NAME (a browser context of its own on the shared browser), or finds it, launching\n" +
-			"nothing, and prints its own endpoint http://127.0.0.1:WPORT alone on stdout, for any CDP client; close\n" +
-			"closes its clients, pages and port. Exits 2 for a bad name, no coordinator, or a Firefox instance.",
-		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, {"Output", []string{"json"}}, logFlags},
+			"nothing, and prints its own endpoint http://127.0.0.1:WPORT alone on stdout, for any CDP client; a seed\n" +
+			"gives it sign-ins first, whole or not at all. A named world keeps its cookies and localStorage across\n" +
+			"restarts; close closes its clients, pages and port, --forget also deletes what it keeps. export prints its\n" +
+			"Playwright storage state. Exits 2 for a bad name or seed, no coordinator, or a Firefox instance.",
+		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, seedFlags,
+			{"Close and export", []string{"forget", "output"}}, {"Output", []string{"json"}}, logFlags},
 		examples: []string{
 			"ENDPOINT=$(cdpvisor world open alice)",
+			"cdpvisor world open shop --storage-state shop.json",
+			"cdpvisor world open mail --from-user-browser=https://mail.example.com",
 			"cdpvisor world list --json",
-			"cdpvisor world close alice",
+			"cdpvisor world export shop --output shop.json",
+			"cdpvisor world close alice --forget",
 		},
 	},
 	"browsers": {
@@ -230,7 +242,13 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 			fmt.Fprintf(w, "  %s\n", e)
 		}
 	}
-	fmt.Fprintf(w, "\nEvery flag can also be set by its environment variable; a flag given on the command line wins.\n")
+	every := "Every flag"
+	fs.VisitAll(func(f *flag.Flag) {
+		if commandLineOnly[f.Name] {
+			every = "Every flag but those of the command line only"
+		}
+	})
+	fmt.Fprintf(w, "\n%s can also be set by its environment variable; a flag given on the command line wins.\n", every)
 }
 
 func printFlag(w io.Writer, f *flag.Flag) {
@@ -240,6 +258,9 @@ func printFlag(w io.Writer, f *flag.Flag) {
 	}
 	fmt.Fprintf(w, "  %-26s %s\n", left, f.Usage)
 	meta := "env " + envName(f.Name)
+	if commandLineOnly[f.Name] {
+		meta = "command line only"
+	}
 	def := f.DefValue
 	if s, ok := shownDefaults[f.Name]; ok {
 		def = s

@@ -23,7 +23,7 @@ func runWorld(args []string, stdout, stderr io.Writer) error {
 	log, err := newLogger(stderr, *logLevel, *logFormat)
 	if o.Discover.PPID, o.Discover.Log = os.Getppid(), log; err == nil {
 		if err = o.Take(words); err == nil {
-			err = worldcmd.Run(context.Background(), o, stdout)
+			err = worldcmd.Run(context.Background(), o, stdout, stderr)
 		}
 	}
 	if ue := (*worldcmd.UsageError)(nil); errors.As(err, &ue) {

@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"os/signal"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wrapenv"
 )
 
@@ -29,6 +28,7 @@ type wrapFlags struct {
 	standalone bool
 	state      string
 	isolate    wrapenv.Isolate
+	seed       seedflags.Flags // of the --isolate world
 }
 
 // standaloneSearch is how long --standalone looks for a running coordinator
@@ -43,6 +43,7 @@ func (f *wrapFlags) flagSet() *flag.FlagSet {
 	fs.BoolVar(&f.standalone, "standalone", false, "when no coordinator runs, run one inside wrap for the command's lifetime (the supervisor flags apply to it)")
 	fs.StringVar(&f.state, "state", "", "use only the coordinator of this state file")
 	fs.Var(&f.isolate, "isolate", "give the command a world of its own, a browser context on the shared browser, closed once wrap ends; --isolate=NAME: a named world, which stays")
+	f.seed.Register(fs)
 	return fs
 }
 
@@ -101,6 +102,13 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	if err := f.isolate.Check(); err != nil {
 		return usageErr("%v", err)
 	}
+	if f.seed.Given() && !f.isolate.On {
+		return usageErr("%s seed the command's world: add --isolate=NAME (or --isolate)", seedflags.Names)
+	}
+	var err error
+	if f.isolate.Seed, err = f.seed.Request(); err != nil { // the file read and checked before anything starts
+		return usageErr("%v", err)
+	}
 	log, err := newLogger(stderr, f.logLevel, f.logFormat)
 	if err != nil {
 		return err
@@ -117,7 +125,7 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	// Catch the signals from the start: during the search they end wrap,
 	// once the child runs they are passed on to it.
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, wrapSignals...)
+	signal.Notify(sigs, wrapenv.Signals...)
 	defer signal.Stop(sigs)
 
 	opts := state.DiscoverOptions{StateFile: f.state, StateDir: f.stateDir, Instance: f.instance,
@@ -125,7 +133,7 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	target, sig, err := wrapenv.Discover(opts, sigs)
 	if sig != nil {
 		log.Debug().Str("signal", sig.String()).Msg("interrupted while looking for a coordinator")
-		return silentExit(signalExitCode(sig))
+		return silentExit(wrapenv.SignalExitCode(sig))
 	}
 	if err != nil && !f.standalone {
 		return err
@@ -188,45 +196,12 @@ func runStandalone(f *wrapFlags, sys launch.System, command []string, sigs <-cha
 	return exitCode(code)
 }
 
-// runChild runs the command with wrap's stdio, the CDP_* and BIDI_*
-// variables and the signals passed on, and returns its exit code (128+N
-// when signal N ended it).
+// runChild is wrapenv.RunChild, a command that could not start exiting
+// with the shell's code.
 func runChild(command []string, t state.Target, sigs <-chan os.Signal, stdout, stderr io.Writer, log zerolog.Logger) (int, error) {
-	wrapenv.WarnProtocolMismatch(command, t, log)
-	argv := wrapenv.Substitute(command, t)
-	_, env := wrapenv.Values(t)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), env...)
-	// *os.File values pass straight through as the child's fds 0-2: it
-	// speaks MCP on them.
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	if err := cmd.Start(); err != nil {
-		switch {
-		case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
-			return 0, &exitError{code: 127, err: fmt.Errorf("command not found: %s", argv[0])}
-		case errors.Is(err, fs.ErrPermission):
-			return 0, &exitError{code: 127, err: fmt.Errorf("command not found: %s (not executable)", argv[0])}
-		}
-		return 0, &exitError{code: 126, err: fmt.Errorf("cannot run %s: %w", argv[0], err)}
+	code, err := wrapenv.RunChild(command, t, sigs, stdout, stderr, log)
+	if se := (*wrapenv.StartError)(nil); errors.As(err, &se) {
+		return 0, &exitError{code: se.Code, err: se.Err}
 	}
-	log.Debug().Int("pid", cmd.Process.Pid).Strs("argv", argv).Msg("child started")
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	for {
-		select {
-		case sig := <-sigs:
-			log.Debug().Str("signal", sig.String()).Msg("passing the signal on to the child")
-			if err := forwardSignal(cmd.Process, sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
-				log.Warn().Err(err).Str("signal", sig.String()).Msg("could not pass the signal on")
-			}
-		case err := <-waited:
-			var ee *exec.ExitError
-			if err != nil && !errors.As(err, &ee) {
-				return 0, fmt.Errorf("waiting for %s: %w", argv[0], err)
-			}
-			code := childExitCode(cmd.ProcessState)
-			log.Debug().Int("code", code).Msg("child exited")
-			return code, nil
-		}
-	}
+	return code, err
 }

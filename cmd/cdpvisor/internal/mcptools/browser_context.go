@@ -2,6 +2,8 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,6 +19,12 @@ type contextArgs struct {
 	Action   string  `json:"action"`
 	Name     *string `json:"name"`
 	Instance any     `json:"instance"`
+	Forget   *bool   `json:"forget"` // close
+	// The seed of open (import: StorageState alone); see state.WorldSeed.
+	StorageState    json.RawMessage `json:"storage_state"`
+	FromUserBrowser []string        `json:"from_user_browser"`
+	FromWorld       *string         `json:"from_world"`
+	Origins         []string        `json:"origins"`
 }
 
 // worldsAnswer is browser_context list's structured answer. Fields in the
@@ -26,39 +34,46 @@ type worldsAnswer struct {
 	Worlds   []state.WorldStatus `json:"worlds"`
 }
 
-// worldClosedAnswer is browser_context close's structured answer: the
-// world and what it had when it was closed. Fields in the order of their
-// JSON names.
-type worldClosedAnswer struct {
-	Clients  int    `json:"clients"`
-	Closed   string `json:"closed"`
-	Instance string `json:"instance"`
-	Pages    int    `json:"pages"`
-}
-
 // nameWant is what a world's name wants, in words.
 const nameWant = "a string: a world's name, e.g. agent-1"
 
 // browserContext is browser_context: an instance's worlds, each a browser
-// context of its own on the shared browser at /context/NAME, listed and
-// closed.
+// context of its own on the shared browser at /context/NAME, opened
+// (seeded), listed, closed (forgotten), exported and imported.
 func browserContext(d deps) server.ServerTool {
 	def := toolDef{
 		name: "browser_context", title: "Manage worlds",
-		description: "Open, list and close an instance's worlds. A world is a browser context of its own on the instance's shared browser, " +
+		description: "Open, list, close, export and import an instance's worlds. A world is a browser context of its own on the instance's shared browser, " +
 			"a whole CDP endpoint on a loopback port of its own (endpoint, http://127.0.0.1:WPORT) and at http://127.0.0.1:PORT/context/NAME " +
 			"(path_endpoint), made by open or on its first use: its clients see and touch only its pages, " +
-			"cookies, storage and downloads (which land in its own folder, see download_list's context).",
+			"cookies, storage and downloads (which land in its own folder, see download_list's context). " +
+			"A named world keeps its cookies and localStorage (its sign-ins) across restarts of the browser and of the coordinator; " +
+			"a fresh agent-… one does not. Storage states are Playwright's format (context.storageState(), newContext({storageState})).",
 		params: []param{
-			{name: "action", want: "a string: open, list or close", schema: map[string]any{"type": "string", "enum": []string{"open", "list", "close"},
+			{name: "action", want: "a string: " + actionsWant, schema: map[string]any{"type": "string", "enum": contextActions,
 				"description": "What to do. open = make a world (name optional: a fresh agent-… name), or find it open, and answer its endpoint " +
 					"(give it to any CDP client: Puppeteer's browserURL, Playwright's connectOverCDP, chromedriver's debuggerAddress); " +
-					"list = the instance's open worlds with their endpoints, clients and pages; " +
-					"close = close a world (takes name): its clients' connections close, its pages close, its port closes, and its name is free again " +
-					"(used again, it makes a new world, without the old one's cookies)."}},
+					"with storage_state, from_user_browser or from_world it is seeded first, whole or not at all; " +
+					"list = the instance's worlds with their endpoints, clients and pages, the open ones and the kept ones (kept, saved_bytes, saved_at); " +
+					"close = close a world (takes name): its clients' connections close, its pages close, its port closes; a named world keeps its " +
+					"cookies and localStorage for when it is opened again, unless forget is true; " +
+					"export = a world's storage state (takes name): its cookies and each origin's localStorage, open or kept; " +
+					"import = seed a world (takes name and storage_state), made if it is not open: its cookies and localStorage replace those of the same name, the rest stays."}},
 			{name: "name", want: nameWant, schema: map[string]any{"type": "string",
-				"description": "For open (optional: left out, a fresh name) and close: the world's name, as in /context/NAME (browser_context list shows them)."}},
+				"description": "For open (optional: left out, a fresh name), close, export and import: the world's name, as in /context/NAME (browser_context list shows them)."}},
 			instanceParam,
+			{name: "forget", want: "a boolean", schema: map[string]any{"type": "boolean",
+				"description": "For close: true also deletes what the world keeps (its cookies and localStorage); the world need not be open."}},
+			{name: "storage_state", want: "a storage state: an object, or a string of its JSON", schema: map[string]any{"type": []string{"object", "string"},
+				"description": "For import and open: Playwright's storage state ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}), " +
+					"as an object or a string of its JSON (what export answers)."}},
+			{name: "from_user_browser", want: "an array of origins (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+				"description": "For open: copy these origins' cookies (by domain) and localStorage from the user's own browser into the world, once, " +
+					"e.g. [\"https://mail.example.com\"]; only when the coordinator runs on the user's browser (--attach). Nothing is written back."}},
+			{name: "from_world", want: "a string: a world's name", schema: map[string]any{"type": "string",
+				"description": "For open: copy another world's cookies and localStorage into this one (only origins', when given)."}},
+			{name: "origins", want: "an array of origins (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+				"description": "For open with from_world: copy only these origins' cookies and localStorage, e.g. [\"https://shop.example.com\"]."}},
 		},
 		required:    []string{"action"},
 		destructive: true, // close
@@ -66,15 +81,15 @@ func browserContext(d deps) server.ServerTool {
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, args contextArgs) (*mcp.CallToolResult, error) {
 		tool := def.name
 		switch args.Action {
-		case "open", "list", "close":
+		case "open", "list", "close", "export", "import":
 		case "":
-			return toolErrorf(tool, "action is required: open, list or close")
+			return toolErrorf(tool, "action is required: %s", actionsWant)
 		default:
-			return toolErrorf(tool, "unknown action %q: want open, list or close", args.Action)
+			return toolErrorf(tool, "unknown action %q: want %s", args.Action, actionsWant)
 		}
 		tool += " " + args.Action
-		if args.Action == "list" && args.Name != nil {
-			return toolErrorf(tool, "name is for close, not list; list takes instance")
+		if err := args.fitAction(); err != nil {
+			return toolError(tool, err)
 		}
 		ref, err := instanceRef("instance", args.Instance)
 		if err != nil {
@@ -88,8 +103,13 @@ func browserContext(d deps) server.ServerTool {
 			return toolErrorf(tool, "instance %s serves WebDriver BiDi (Firefox): worlds are browser contexts of a Chromium-family browser over CDP; "+
 				"pass instance as a Chromium one", inst.ID)
 		}
-		if args.Action == "open" {
-			return openWorld(ctx, d, tool, inst.ID, args.Name)
+		switch args.Action {
+		case "open":
+			return openWorld(ctx, d, tool, inst.ID, args)
+		case "export":
+			return exportWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name))
+		case "import":
+			return importWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name), args.StorageState)
 		}
 		list, err := instanceWorlds(ctx, d, inst.ID, string(inst.Protocol))
 		if err != nil {
@@ -99,19 +119,46 @@ func browserContext(d deps) server.ServerTool {
 			return listWorlds(inst.ID, inst.Proxy.Endpoint(), list)
 		}
 		if args.Name == nil {
-			return toolErrorf(tool, "needs name: a world's name; %s", openWorlds(list))
+			return toolErrorf(tool, "needs name: a world's name; %s", knownWorlds(list))
 		}
-		return closeWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name), list)
+		return closeWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name), args.Forget != nil && *args.Forget, list)
 	})
+}
+
+// contextActions are browser_context's actions.
+var contextActions = []string{"open", "list", "close", "export", "import"}
+
+// actionsWant says the actions, for the refusals.
+const actionsWant = "open, list, close, export or import"
+
+// fitAction refuses the arguments of another action than the one given,
+// before anything is asked.
+func (a contextArgs) fitAction() error {
+	seeds := a.StorageState != nil || a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil
+	switch {
+	case a.Action == "list" && a.Name != nil:
+		return errors.New("name is for open, close, export and import, not list; list takes instance")
+	case a.Forget != nil && a.Action != "close":
+		return fmt.Errorf("forget is for close, not %s", a.Action)
+	case a.Action == "import" && (a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil):
+		return errors.New("import takes name and storage_state; from_user_browser, from_world and origins seed a world with open")
+	case seeds && a.Action != "open" && a.Action != "import":
+		return fmt.Errorf("storage_state, from_user_browser, from_world and origins seed a world: they are for open (and storage_state for import), not %s", a.Action)
+	case (a.Action == "export" || a.Action == "import") && a.Name == nil:
+		return fmt.Errorf("needs name: the world's name (browser_context list shows them)")
+	case a.Action == "import" && a.StorageState == nil:
+		return errors.New("needs storage_state: Playwright's storage state, an object or a string of its JSON (what export answers)")
+	}
+	return nil
 }
 
 // listWorlds is browser_context list.
 func listWorlds(id, endpoint string, list []state.WorldStatus) (*mcp.CallToolResult, error) {
 	var b strings.Builder
 	if len(list) == 0 {
-		fmt.Fprintf(&b, "instance %s has no open worlds; open one (action open), or point a client at %s%sNAME\n", id, endpoint, worldPrefix)
+		fmt.Fprintf(&b, "instance %s has no worlds open or kept; open one (action open), or point a client at %s%sNAME\n", id, endpoint, worldPrefix)
 	} else {
-		fmt.Fprintf(&b, "instance %s has %d open world(s):\n", id, len(list))
+		fmt.Fprintf(&b, "instance %s has %d world(s), open or kept:\n", id, len(list))
 	}
 	for _, w := range list {
 		b.WriteString(worldLine(w))
@@ -119,45 +166,76 @@ func listWorlds(id, endpoint string, list []state.WorldStatus) (*mcp.CallToolRes
 	return result(worldsAnswer{Instance: id, Worlds: list}, b.String())
 }
 
-// worldOpenedAnswer is browser_context open's structured answer: the world
-// with its endpoints. Fields in the order of their JSON names.
+// worldOpenedAnswer is browser_context open's (and import's) structured
+// answer: the world with its endpoints, and what a seed gave it. Fields in
+// the order of their JSON names.
 type worldOpenedAnswer struct {
-	Created  bool              `json:"created"`
-	Instance string            `json:"instance"`
-	World    state.WorldStatus `json:"world"`
+	Created  bool               `json:"created"`
+	Instance string             `json:"instance"`
+	Seeded   *state.WorldSeeded `json:"seeded,omitempty"`
+	World    state.WorldStatus  `json:"world"`
 }
 
 // openWorld is browser_context open: the world called name (a fresh one
-// when left out), made or found open.
-func openWorld(ctx context.Context, d deps, tool, id string, name *string) (*mcp.CallToolResult, error) {
+// when left out), made or found open, seeded first when asked.
+func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (*mcp.CallToolResult, error) {
 	n := worlds.FreshName()
-	if name != nil {
-		n = strings.TrimSpace(*name)
+	if args.Name != nil {
+		n = strings.TrimSpace(*args.Name)
 		if err := worlds.CheckName(n); err != nil {
 			return toolError(tool, err)
 		}
 	}
-	ws, err := d.c.OpenWorld(ctx, id, n)
+	req, err := seedRequest(args)
 	if err != nil {
 		return toolError(tool, err)
 	}
-	created := ws.Created
-	ws.Created = false // said once, beside the world
+	var ws state.WorldStatus
+	if req.Empty() {
+		ws, err = d.c.OpenWorld(ctx, id, n)
+	} else {
+		ws, err = seedWorld(ctx, d, id, n, req)
+	}
+	if err != nil {
+		return seedError(tool, err)
+	}
+	return worldOpened(id, n, ws)
+}
+
+// worldOpened answers the world open or import made, found or seeded.
+func worldOpened(id, name string, ws state.WorldStatus) (*mcp.CallToolResult, error) {
+	created, seeded := ws.Created, ws.Seeded
+	ws.Created, ws.Seeded = false, nil // said once, beside the world
 	how := "opened"
 	if !created {
 		how = "found open"
 	}
-	return result(worldOpenedAnswer{Created: created, Instance: id, World: ws},
-		fmt.Sprintf("world %s of instance %s %s: endpoint %s (its own port; any CDP client), path endpoint %s, browser websocket %s",
-			n, id, how, ws.Endpoint, ws.PathEndpoint, ws.WS))
+	text := fmt.Sprintf("world %s of instance %s %s: endpoint %s (its own port; any CDP client), path endpoint %s, browser websocket %s",
+		name, id, how, ws.Endpoint, ws.PathEndpoint, ws.WS)
+	if seeded != nil {
+		text += fmt.Sprintf("; seeded with %d cookie(s) and the localStorage of %d origin(s)", seeded.Cookies, seeded.Origins)
+	}
+	return result(worldOpenedAnswer{Created: created, Instance: id, Seeded: seeded, World: ws}, text)
 }
 
 // worldPrefix is where an endpoint serves its worlds, for the texts.
 const worldPrefix = "/context/"
 
+// worldClosedAnswer is browser_context close's structured answer: the
+// world and what it had when it was closed. Fields in the order of their
+// JSON names.
+type worldClosedAnswer struct {
+	Clients  int    `json:"clients"`
+	Closed   string `json:"closed"`
+	Forgot   bool   `json:"forgot,omitempty"` // its kept storage was deleted
+	Instance string `json:"instance"`
+	Pages    int    `json:"pages"`
+}
+
 // closeWorld is browser_context close: the world's clients are
-// disconnected, its pages closed, and its name freed.
-func closeWorld(ctx context.Context, d deps, tool, id, name string, list []state.WorldStatus) (*mcp.CallToolResult, error) {
+// disconnected, its pages closed, and its name freed; with forget, what it
+// keeps is deleted too.
+func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool, list []state.WorldStatus) (*mcp.CallToolResult, error) {
 	if err := worlds.CheckName(name); err != nil {
 		return toolError(tool, err)
 	}
@@ -167,24 +245,45 @@ func closeWorld(ctx context.Context, d deps, tool, id, name string, list []state
 			had = w
 		}
 	}
-	if had.Name == "" {
-		return toolErrorf(tool, "unknown world %q in instance %s; %s", name, id, openWorlds(list))
+	switch {
+	case had.Name == "":
+		return toolErrorf(tool, "unknown world %q in instance %s; %s", name, id, knownWorlds(list))
+	case forget:
+		if err := d.c.ForgetWorld(ctx, id, name); err != nil {
+			return toolError(tool, err)
+		}
+		return result(worldClosedAnswer{Clients: had.Clients, Closed: name, Forgot: true, Instance: id, Pages: had.Pages},
+			fmt.Sprintf("forgot world %s of instance %s: %d client connection(s) closed, %d page(s) closed, its kept cookies and localStorage deleted", name, id, had.Clients, had.Pages))
+	case !had.Open && had.Kept:
+		return toolErrorf(tool, "world %q of instance %s is not open, only kept; pass forget: true to delete what it keeps", name, id)
 	}
 	if err := d.c.CloseWorld(ctx, id, name); err != nil {
 		return toolError(tool, err) // closed meanwhile: the error names the open ones
 	}
+	kept := "the name is free again"
+	if had.Kept {
+		kept = "its cookies and localStorage stay kept for when it is opened again (forget: true deletes them)"
+	}
 	return result(worldClosedAnswer{Clients: had.Clients, Closed: name, Instance: id, Pages: had.Pages},
-		fmt.Sprintf("closed world %s of instance %s: %d client connection(s) closed, %d page(s) closed; the name is free again", name, id, had.Clients, had.Pages))
+		fmt.Sprintf("closed world %s of instance %s: %d client connection(s) closed, %d page(s) closed; %s", name, id, had.Clients, had.Pages, kept))
 }
 
-// openWorlds names the open worlds, for an error.
-func openWorlds(list []state.WorldStatus) string {
-	if len(list) == 0 {
-		return "the instance has no open worlds"
+// knownWorlds names the worlds, open and kept, for an error.
+func knownWorlds(list []state.WorldStatus) string {
+	var open, kept []string
+	for _, w := range list {
+		if w.Open || !w.Kept { // a world is listed open or kept
+			open = append(open, w.Name)
+		} else {
+			kept = append(kept, w.Name)
+		}
 	}
-	names := make([]string, len(list))
-	for i, w := range list {
-		names[i] = w.Name
+	out := "the instance has no open worlds"
+	if len(open) > 0 {
+		out = "its open worlds: " + strings.Join(open, ", ")
 	}
-	return "its open worlds: " + strings.Join(names, ", ")
+	if len(kept) > 0 {
+		out += "; kept, not open: " + strings.Join(kept, ", ")
+	}
+	return out
 }

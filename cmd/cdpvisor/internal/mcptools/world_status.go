@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -20,5 +21,15 @@ func instanceWorlds(ctx context.Context, d deps, id, protocol string) ([]state.W
 
 // worldLine is a world in a line of text, under its instance's.
 func worldLine(w state.WorldStatus) string {
-	return fmt.Sprintf("  world %s at %s (%s): %d client(s), %d page(s)\n", w.Name, w.Endpoint, w.PathEndpoint, w.Clients, w.Pages)
+	kept := ""
+	switch {
+	case w.Kept && w.SavedAt != nil:
+		kept = fmt.Sprintf("; kept (%d bytes, saved %s)", w.SavedBytes, w.SavedAt.UTC().Format(time.RFC3339))
+	case w.Kept:
+		kept = "; kept (not saved yet)"
+	}
+	if !w.Open && w.Kept {
+		return fmt.Sprintf("  world %s, not open (%s makes it again)%s\n", w.Name, w.PathEndpoint, kept)
+	}
+	return fmt.Sprintf("  world %s at %s (%s): %d client(s), %d page(s)%s\n", w.Name, w.Endpoint, w.PathEndpoint, w.Clients, w.Pages, kept)
 }

@@ -54,7 +54,7 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	def := h.c.Default()
 	text, data := h.call("browser_context", map[string]any{"action": "list"}, false)
 	if list, _ := data["worlds"].([]any); data["instance"] != def.ID || list == nil || len(list) != 0 ||
-		!strings.Contains(text, "no open worlds") || !strings.Contains(text, "action open") || !strings.Contains(text, def.Proxy.Endpoint()+"/context/NAME") {
+		!strings.Contains(text, "no worlds open or kept") || !strings.Contains(text, "action open") || !strings.Contains(text, def.Proxy.Endpoint()+"/context/NAME") {
 		t.Fatalf("list before any world: %s %v", text, data)
 	}
 
@@ -91,7 +91,13 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	st := h.callResult("coordinator_status", nil)
 	var cs state.CoordinatorStatus
 	decodeStructured(t, st, &cs)
-	if got := cs.Instances[0].Worlds; len(got) != 2 || got[0] != (state.WorldStatus{Name: "alice", Endpoint: aliceEndpoint, PathEndpoint: def.Proxy.Endpoint() + "/context/alice",
+	got := cs.Instances[0].Worlds
+	if len(got) != 2 || !got[0].Open || !got[0].Kept {
+		t.Fatalf("coordinator_status worlds: %+v, want alice and bob, open and kept", got)
+	}
+	alike := got[0]
+	alike.Open, alike.Kept, alike.SavedBytes, alike.SavedAt = false, false, 0, nil // when saved is the profiles' business
+	if alike != (state.WorldStatus{Name: "alice", Endpoint: aliceEndpoint, PathEndpoint: def.Proxy.Endpoint() + "/context/alice",
 		Port: int(port), WS: strings.Replace(aliceEndpoint, "http", "ws", 1) + "/devtools/browser", Clients: 1, Pages: 2}) ||
 		got[1].Name != "bob" || got[1].Pages != 1 {
 		t.Errorf("coordinator_status worlds: %+v", got)
@@ -112,7 +118,9 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	if _, _, err := conn.ReadMessage(); !errors.As(err, &ce) || ce.Code != 1001 {
 		t.Errorf("alice's client saw %v, want close 1001", err)
 	}
-	if listed := h.worldsListed(map[string]any{"action": "list"}); len(listed) != 1 || listed["bob"] == nil {
+	// A named world is kept: alice is listed closed, for her profile.
+	if listed := h.worldsListed(map[string]any{"action": "list"}); len(listed) != 2 || listed["bob"]["open"] != true ||
+		listed["alice"]["open"] != false || listed["alice"]["kept"] != true || listed["alice"]["endpoint"] != "" {
 		t.Errorf("after closing alice: %v", listed)
 	}
 	if pages := h.browserPages(); pages != before+1 {
@@ -170,12 +178,12 @@ func TestMCPBrowserContextErrors(t *testing.T) {
 		{map[string]any{"action": "close", "name": "carol"}, []string{`browser_context close: unknown world "carol" in instance ` + h.c.Default().ID, "its open worlds: alice, bob"}},
 		{map[string]any{"action": "close"}, []string{"browser_context close: needs name", "alice, bob"}},
 		{map[string]any{"action": "close", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
-		{map[string]any{"action": "list", "name": "alice"}, []string{"name is for close, not list"}},
-		{map[string]any{"action": "opne"}, []string{`unknown action "opne": want open, list or close`}},
+		{map[string]any{"action": "list", "name": "alice"}, []string{"name is for open, close, export and import, not list"}},
+		{map[string]any{"action": "opne"}, []string{`unknown action "opne": want open, list, close, export or import`}},
 		{map[string]any{"action": "open", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
 		{map[string]any{}, []string{"action is required"}},
 		{map[string]any{"action": "list", "instance": "inst_nope"}, []string{`unknown instance "inst_nope"`, "leave instance out"}},
-		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name and instance"}},
+		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name, instance, forget, storage_state, from_user_browser, from_world and origins"}},
 		{map[string]any{"action": "close", "name": 7}, []string{`argument "name" must be a string: a world's name`}},
 	}
 	for _, c := range cases {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 )
 
 // Flags may come before, between and after the action and the name.
@@ -38,7 +40,16 @@ func TestCheckRefusesBeforeLooking(t *testing.T) {
 			t.Errorf("%q: %v, want a usage error", words, err)
 		}
 	}
-	for _, words := range [][]string{{"open", "alice"}, {"list"}, {"close", "agent-1"}} {
+	for _, o := range []Options{
+		{Action: "list", Forget: true}, {Action: "open", Name: "a", Output: "f"}, {Action: "close", Name: "a", Seed: seedflags.Flags{FromWorld: "b"}},
+		{Action: "export"},
+	} {
+		var ue *UsageError
+		if err := o.Check(); !errors.As(err, &ue) {
+			t.Errorf("%+v: %v, want a usage error", o, err)
+		}
+	}
+	for _, words := range [][]string{{"open", "alice"}, {"list"}, {"close", "agent-1"}, {"export", "alice"}} {
 		var o Options
 		if err := o.Take(words); err != nil || o.Check() != nil {
 			t.Errorf("%q refused: %v %v", words, err, o.Check())

@@ -1,31 +1,35 @@
-// Package worldcmd is `cdpvisor world open|list|close`: a script's way to
-// a world of the running coordinator, the endpoint of its own port alone on
-// stdout (ENDPOINT=$(cdpvisor world open alice)). It finds the coordinator
-// as wrap does, and asks its endpoint's world requests (state.WorldsPath).
+// Package worldcmd is `cdpvisor world open|list|close|export`: a script's
+// way to a world of the running coordinator, the endpoint of its own port
+// alone on stdout (ENDPOINT=$(cdpvisor world open alice)), seeded from a
+// storage state, the user's browser or another world, and its storage
+// state exported. It finds the coordinator as wrap does, and asks its
+// endpoint's world requests (state.WorldsPath).
 package worldcmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 )
 
 // Actions are what `cdpvisor world` does.
-var Actions = []string{"open", "list", "close"}
+var Actions = []string{"open", "list", "close", "export"}
 
 // Options are one `cdpvisor world` command line, read.
 type Options struct {
-	Action   string // open, list or close
-	Name     string // open and close
-	JSON     bool   // list
+	Action   string          // open, list, close or export
+	Name     string          // open, close and export
+	JSON     bool            // list
+	Seed     seedflags.Flags // open
+	Forget   bool            // close
+	Output   string          // export
 	Discover state.DiscoverOptions
 }
 
@@ -45,7 +49,7 @@ var ErrFirefox = errors.New("worlds are browser contexts of a Chromium-family br
 // Check refuses a command line before any coordinator is looked for.
 func (o Options) Check() error {
 	switch o.Action {
-	case "open", "close":
+	case "open", "close", "export":
 		if o.Name == "" {
 			return usage(fmt.Errorf("world %s needs a world's name: cdpvisor world %s NAME", o.Action, o.Action))
 		}
@@ -57,18 +61,36 @@ func (o Options) Check() error {
 			return usage(fmt.Errorf("world list takes no name (%q); it lists them all", o.Name))
 		}
 	case "":
-		return usage(errors.New("world needs an action: open NAME, list or close NAME"))
+		return usage(errors.New("world needs an action: open NAME, list, close NAME or export NAME"))
 	default:
-		return usage(fmt.Errorf("unknown world action %q: want open NAME, list or close NAME", o.Action))
+		return usage(fmt.Errorf("unknown world action %q: want open NAME, list, close NAME or export NAME", o.Action))
+	}
+	return o.checkFlags()
+}
+
+// checkFlags refuses the flags of another action than the one given.
+func (o Options) checkFlags() error {
+	switch {
+	case o.Seed.Given() && o.Action != "open":
+		return usage(fmt.Errorf("%s seed a world: they are for world open, not %s", seedflags.Names, o.Action))
+	case o.Forget && o.Action != "close":
+		return usage(fmt.Errorf("--forget is for world close (close the world and delete its profile), not %s", o.Action))
+	case o.Output != "" && o.Action != "export":
+		return usage(fmt.Errorf("--output is for world export, not %s", o.Action))
 	}
 	return nil
 }
 
-// Run does the command: open prints the world's endpoint alone on
-// stdout, list a table (or JSON), close what the world had.
-func Run(ctx context.Context, o Options, stdout io.Writer) error {
+// Run does the command: open prints the world's endpoint alone on stdout
+// (what a seed gave on stderr), list a table (or JSON), close what the
+// world had, export its storage state (stdout, or --output).
+func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if err := o.Check(); err != nil {
 		return err
+	}
+	seed, err := o.Seed.Request() // the file read and checked before anything is sent
+	if err != nil {
+		return usage(err)
 	}
 	t, err := state.Discover(ctx, o.Discover)
 	if err != nil {
@@ -83,9 +105,12 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	}
 	switch o.Action {
 	case "open":
-		ws, err := state.OpenWorld(ctx, t.Endpoint, o.Name)
+		ws, err := state.OpenSeededWorld(ctx, t.Endpoint, o.Name, seed)
 		if err != nil {
 			return asked(t, err)
+		}
+		if ws.Seeded != nil {
+			fmt.Fprintf(stderr, "cdpvisor world: world %s seeded: %d cookie(s), localStorage of %d origin(s)\n", o.Name, ws.Seeded.Cookies, ws.Seeded.Origins)
 		}
 		_, err = fmt.Fprintln(stdout, ws.Endpoint)
 		return err
@@ -95,14 +120,23 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 			return asked(t, err)
 		}
 		return printList(stdout, list, o.JSON)
-	default:
-		had, err := state.CloseWorld(ctx, t.Endpoint, o.Name)
-		if err != nil {
-			return asked(t, err)
+	case "export":
+		return export(ctx, t, o, stdout, stderr)
+	case "close":
+		if o.Forget {
+			return forget(ctx, t, o.Name, stdout)
 		}
-		_, err = fmt.Fprintf(stdout, "closed world %s: %d client connection(s) and %d page(s) closed, its port closed; the name is free again\n", had.Name, had.Clients, had.Pages)
-		return err
 	}
+	had, err := state.CloseWorld(ctx, t.Endpoint, o.Name)
+	if err != nil {
+		return asked(t, err)
+	}
+	kept := ""
+	if had.Kept {
+		kept = "; its cookies and localStorage stay kept (--forget deletes them)"
+	}
+	_, err = fmt.Fprintf(stdout, "closed world %s: %d client connection(s) and %d page(s) closed, its port closed%s\n", had.Name, had.Clients, had.Pages, kept)
+	return err
 }
 
 // asked words a failed world request.
@@ -110,28 +144,13 @@ func asked(t state.Target, err error) error {
 	if errors.Is(err, state.ErrNoWorldRequests) {
 		return fmt.Errorf("the coordinator (pid %d) at %s is older than 'cdpvisor world': %w; restart it", t.State.PID, t.Endpoint, err)
 	}
+	if errors.Is(err, state.ErrNoStorage) {
+		return fmt.Errorf("the coordinator (pid %d) at %s: %w; restart it with this version", t.State.PID, t.Endpoint, err)
+	}
 	if errors.Is(err, state.ErrWorldRefused) && errors.Unwrap(err) != nil {
 		return fmt.Errorf("%s: %w", who(t), err)
 	}
 	return err
-}
-
-func printList(w io.Writer, list []state.WorldStatus, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
-	}
-	if len(list) == 0 {
-		_, err := fmt.Fprintln(w, "no open worlds; make one with: cdpvisor world open NAME")
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES")
-	for _, ws := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", ws.Name, ws.Endpoint, ws.PathEndpoint, ws.Clients, ws.Pages)
-	}
-	return tw.Flush()
 }
 
 // who names t's instance.

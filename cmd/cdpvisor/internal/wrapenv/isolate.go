@@ -28,6 +28,10 @@ import (
 type Isolate struct {
 	On   bool
 	Name string // "" with On: a fresh name
+	// Seed is given to the world when it is made (or found), before the
+	// child starts: a storage state, the user's browser's origins, another
+	// world's.
+	Seed state.WorldSeed
 }
 
 // IsBoolFlag lets --isolate stand alone; a name is given as --isolate=NAME.
@@ -99,9 +103,12 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), worldRequestWait)
 	defer cancel()
-	ws, err := state.OpenWorld(ctx, t.Endpoint, name)
+	ws, err := state.OpenSeededWorld(ctx, t.Endpoint, name, i.Seed)
 	var w state.Target
 	switch {
+	case err != nil && !i.Seed.Empty():
+		// A seed is never left behind: the child would start signed out.
+		return t, fmt.Errorf("--isolate: world %s could not be seeded: %w", name, err)
 	case err == nil && ws.Port != 0:
 		w = WorldPort(t, ws)
 	case err == nil, errors.Is(err, state.ErrNoWorldRequests), errors.Is(err, state.ErrTokenNeeded):
@@ -118,6 +125,9 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 		ends = "closed once this wrap has ended"
 	}
 	log.Info().Str("world", name).Str("endpoint", w.Endpoint).Msgf("the command gets a world of its own, %s: %s", name, ends)
+	if ws.Seeded != nil {
+		log.Info().Str("world", name).Int("cookies", ws.Seeded.Cookies).Int("origins", ws.Seeded.Origins).Msg("the world was seeded before the command started")
+	}
 	if w.Port == t.Port {
 		warnWorldPlaceholders(command, w, name, log)
 	}

@@ -1,20 +1,20 @@
 //go:build !windows
 
-package main
+package wrapenv
 
 import (
 	"os"
 	"syscall"
 )
 
-// wrapSignals are the signals wrap passes on to its child.
-var wrapSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+// Signals are the signals wrap passes on to its child.
+var Signals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
 
 // forwardSignal passes sig on to the child.
 func forwardSignal(p *os.Process, sig os.Signal) error { return p.Signal(sig) }
 
-// signalExitCode is the shell's code for dying of sig: 128+N.
-func signalExitCode(sig os.Signal) int {
+// SignalExitCode is the shell's code for dying of sig: 128+N.
+func SignalExitCode(sig os.Signal) int {
 	if s, ok := sig.(syscall.Signal); ok {
 		return 128 + int(s)
 	}

@@ -1,0 +1,139 @@
+package profiles
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+)
+
+func serve(t *testing.T, dir string) *Actor {
+	t.Helper()
+	if err := Prepare(dir); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Spec{Dir: dir, WriteDelay: 20 * time.Millisecond, Log: zerolog.Nop()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return a
+}
+
+func signedIn(value string) storagestate.State {
+	return storagestate.State{
+		Cookies: []storagestate.Cookie{{Name: "sid", Value: value, Domain: "shop.test", Path: "/", Expires: -1, HTTPOnly: true, Secure: true, SameSite: "Lax"}},
+		Origins: []storagestate.Origin{{Origin: "https://shop.test", LocalStorage: []storagestate.Item{{Name: "token", Value: value}}}},
+	}
+}
+
+// A world's storage is written private, read back by a new actor on the
+// same directory, listed with its size and time, and gone once forgotten.
+func TestProfilesKeepAndForget(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "profiles")
+	ctx := context.Background()
+	a := serve(t, dir)
+	if err := a.Save(ctx, "shop", signedIn("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Save(ctx, "shop", signedIn("two")); err != nil { // the newest wins
+		t.Fatal(err)
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "shop"+fileSuffix)
+	info, err := os.Stat(file)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("profile file %v %v, want mode 0600", info, err)
+	}
+	if d, _ := os.Stat(dir); d.Mode().Perm() != 0o700 {
+		t.Fatalf("profiles dir mode %v, want 0700", d.Mode().Perm())
+	}
+	b := serve(t, dir) // a new coordinator on the same state dir
+	got, found, err := b.Load(ctx, "shop")
+	if err != nil || !found || got.Cookies[0].Value != "two" || got.Origins[0].LocalStorage[0].Value != "two" {
+		t.Fatalf("loaded %+v %v %v", got, found, err)
+	}
+	if _, found, _ := b.Load(ctx, "other"); found {
+		t.Fatal("a world never kept was found")
+	}
+	list, err := b.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Name != "shop" || list[0].Bytes != info.Size() || time.Since(list[0].Saved) > time.Minute {
+		t.Fatalf("list %+v %v", list, err)
+	}
+	if forgot, err := b.Forget(ctx, "shop"); err != nil || !forgot {
+		t.Fatalf("forget: %v %v", forgot, err)
+	}
+	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the profile file is still there: %v", err)
+	}
+	if forgot, err := b.Forget(ctx, "shop"); err != nil || forgot {
+		t.Fatalf("forgetting again: %v %v", forgot, err)
+	}
+}
+
+// A state handed in and not yet written is what Load answers, and what
+// the actor writes when it stops; a forget drops it unwritten.
+func TestProfilesWritePendingOnStopAndDropItOnForget(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "profiles")
+	if err := Prepare(dir); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Spec{Dir: dir, WriteDelay: time.Hour, Log: zerolog.Nop()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx) }()
+	bg := context.Background()
+	_ = a.Save(bg, "shop", signedIn("pending"))
+	_ = a.Save(bg, "gone", signedIn("x"))
+	if got, found, _ := a.Load(bg, "shop"); !found || got.Cookies[0].Value != "pending" {
+		t.Fatalf("pending state not answered: %+v", got)
+	}
+	if _, err := a.Forget(bg, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	<-done
+	if _, err := os.Stat(filepath.Join(dir, "shop"+fileSuffix)); err != nil {
+		t.Fatalf("the pending state was not written at the stop: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gone"+fileSuffix)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a forgotten world was written: %v", err)
+	}
+}
+
+// A profile that is not a storage state is not read (nor taken for an
+// empty one), and the refusal says which file.
+func TestProfilesRefuseAFileThatIsNotAStorageState(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "profiles")
+	a := serve(t, dir)
+	file := filepath.Join(dir, "shop"+fileSuffix)
+	if err := os.WriteFile(file, []byte(`{"cookies":"no"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, found, err := a.Load(context.Background(), "shop")
+	if !errors.Is(err, ErrUnreadable) || found {
+		t.Fatalf("load: %v %v, want ErrUnreadable", found, err)
+	}
+}
+
+// A profiles dir others may write to is refused.
+func TestPrepareRefusesADirOthersMayWrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "profiles")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := Prepare(dir); err == nil {
+		t.Fatal("a profiles dir of mode 0777 was taken")
+	}
+}

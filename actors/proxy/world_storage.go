@@ -1,0 +1,106 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+)
+
+// A world's storage over HTTP, for its owner's scripts: seeded when made
+// (PUT WorldsPath/NAME with a WorldSeed), exported and imported at
+// /context/NAME/storage-state (Playwright's JSON), forgotten with
+// DELETE WorldsPath/NAME?forget=1. Owner-only as every request of the
+// endpoint; a world's own port does not answer them.
+
+// SeedWorld makes the world called name if it is not open and gives it
+// the seed, whole or not at all (worlds.Actor.Seed), and answers its
+// endpoints with what the seed gave. A refused seed makes nothing.
+func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (state.WorldStatus, error) {
+	if p.spec.Worlds == nil {
+		return state.WorldStatus{}, ErrNoWorlds
+	}
+	got, err := p.spec.Worlds.Seed(ctx, name, s)
+	if err != nil {
+		return state.WorldStatus{}, err
+	}
+	ws, err := p.openStatus(ctx, name)
+	if err != nil {
+		return state.WorldStatus{}, err
+	}
+	ws.Created = got.Made
+	ws.Seeded = &state.WorldSeeded{Cookies: got.Cookies, Origins: got.Origins}
+	return ws, nil
+}
+
+// ForgetWorld closes the world called name if it is open and deletes its
+// profile (worlds.Actor.Forget); once it returns, its port refuses
+// connections.
+func (p *Actor) ForgetWorld(ctx context.Context, name string) error {
+	if p.spec.Worlds == nil {
+		return ErrNoWorlds
+	}
+	if err := p.spec.Worlds.Forget(ctx, name); err != nil {
+		return err
+	}
+	_, err := p.worldPorts(ctx) // the port closes before the answer
+	return err
+}
+
+// ExportWorld is the storage state of the world called name, open or
+// kept (worlds.Actor.Export).
+func (p *Actor) ExportWorld(ctx context.Context, name string) (storagestate.State, error) {
+	if p.spec.Worlds == nil {
+		return storagestate.State{}, ErrNoWorlds
+	}
+	return p.spec.Worlds.Export(ctx, name)
+}
+
+// serveStorageState answers /context/NAME/storage-state: GET exports the
+// world's storage state, PUT imports one (the body) into it, made if it
+// is not open.
+func (p *Actor) serveStorageState(w http.ResponseWriter, r *http.Request, name string) {
+	if p.spec.Worlds == nil || p.spec.BiDi {
+		http.Error(w, "cdpvisor: "+ErrNoWorlds.Error(), http.StatusConflict)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
+		st, err := p.ExportWorld(r.Context(), name)
+		if err != nil {
+			p.answerWorlds(w, nil, err)
+			return
+		}
+		cookies, origins := st.Counts()
+		p.spec.Log.Debug().Str("world", name).Int("cookies", cookies).Int("origins", origins).Msg("a world's storage state was exported")
+		writeStorageState(w, st)
+	case http.MethodPut:
+		st, err := readStorageState(w, r)
+		var ws state.WorldStatus
+		if err == nil {
+			ws, err = p.SeedWorld(r.Context(), name, worlds.Seed{State: &st})
+		}
+		if err == nil {
+			p.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Int("cookies", ws.Seeded.Cookies).
+				Int("origins", ws.Seeded.Origins).Msg("a storage state was imported into a world")
+		}
+		p.answerWorlds(w, ws, err)
+	default:
+		w.Header().Set("Allow", "GET, PUT")
+		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: GET exports the world's storage state, PUT imports one", r.Method, r.URL.Path), http.StatusMethodNotAllowed)
+	}
+}
+
+// writeStorageState answers a storage state as Playwright writes its
+// file (two-space indent).
+func writeStorageState(w http.ResponseWriter, st storagestate.State) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store") // sign-ins
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(st)
+}

@@ -1,0 +1,30 @@
+package state
+
+import "encoding/json"
+
+// WorldSeed is the body of PUT WorldsPath/NAME that seeds the world it
+// makes or finds: a Playwright storage state to import, the origins to
+// copy from the user's own browser (--attach), or another world to copy
+// from (only Origins' storage when given). The MCP tool browser_context
+// takes the same fields as arguments.
+type WorldSeed struct {
+	StorageState    json.RawMessage `json:"storage_state,omitempty"`
+	FromUserBrowser []string        `json:"from_user_browser,omitempty"`
+	FromWorld       string          `json:"from_world,omitempty"`
+	Origins         []string        `json:"origins,omitempty"`
+}
+
+// Empty says the seed gives nothing: the request only makes the world.
+func (s WorldSeed) Empty() bool {
+	return len(s.StorageState) == 0 && len(s.FromUserBrowser) == 0 && s.FromWorld == "" && len(s.Origins) == 0
+}
+
+// WorldSeeded is what a seed gave a world.
+type WorldSeeded struct {
+	Cookies int `json:"cookies"` // cookies set into it
+	Origins int `json:"origins"` // origins whose localStorage was set into it
+}
+
+// StorageStatePath is, under a world's path (/context/NAME), where its
+// storage state is: GET exports it (Playwright's JSON), PUT imports one.
+const StorageStatePath = "/storage-state"

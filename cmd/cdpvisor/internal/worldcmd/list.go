@@ -1,0 +1,64 @@
+package worldcmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/state"
+)
+
+// printList writes the worlds, open and kept, as a table or JSON.
+func printList(w io.Writer, list []state.WorldStatus, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		_, err := fmt.Fprintln(w, "no worlds open or kept; make one with: cdpvisor world open NAME")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES\tKEPT\tSIZE\tSAVED")
+	for _, ws := range list {
+		endpoint := ws.Endpoint
+		if !ws.Open && ws.Kept {
+			endpoint = "(closed)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", ws.Name, endpoint, ws.PathEndpoint, ws.Clients, ws.Pages,
+			yesNo(ws.Kept), size(ws), saved(ws.SavedAt))
+	}
+	return tw.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// size is a kept world's profile size, "-" before its first save.
+func size(ws state.WorldStatus) string {
+	switch b := ws.SavedBytes; {
+	case ws.SavedAt == nil:
+		return "-"
+	case b < 1024:
+		return fmt.Sprintf("%d B", b)
+	case b < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(b)/1024)
+	default:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1024*1024))
+	}
+}
+
+// saved is when a kept world was last saved, in local time.
+func saved(at *time.Time) string {
+	if at == nil {
+		return "-"
+	}
+	return at.Local().Format("2006-01-02 15:04:05")
+}
