@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -72,6 +73,7 @@ const steps = b ? [
   settle('img', new Promise((ok, no) => { const i = new Image(); i.onload = ok; i.onerror = () => no(new Error('error')); i.src = 'http://' + b + '/img.png'; })),
   settle('iframe', new Promise(ok => { const f = document.createElement('iframe'); f.src = 'http://' + b + '/frame'; f.onload = () => ok('loaded'); document.body.appendChild(f); })),
   settle('fetch', fetch('http://' + b + '/fetch', { mode: 'no-cors' })),
+  settle('localhost', fetch('http://localhost:' + location.port + '/local', { mode: 'no-cors' })),
   settle('websocket', new Promise((ok, no) => { const w = new WebSocket('ws://' + b + '/ws'); w.onopen = () => ok('open'); w.onerror = () => no(new Error('error')); })),
   settle('worker', new Promise((ok, no) => { const w = new Worker('/worker.js?b=' + b); w.onmessage = e => e.data === 'ok' ? ok() : no(new Error(e.data)); })),
   settle('serviceWorker', navigator.serviceWorker.register('/sw.js?b=' + b).then(() => new Promise(r => setTimeout(r, 1500)))),
@@ -95,6 +97,7 @@ func guardServerA(udpPort int) http.Handler {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, strings.Replace(guardPage, "UDPPORT", fmt.Sprint(udpPort), 1))
 	})
+	mux.HandleFunc("/local", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "local") })
 	mux.HandleFunc("/worker.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
 		fmt.Fprint(w, `fetch('http://' + new URLSearchParams(location.search).get('b') + '/worker', {mode: 'no-cors'}).then(() => postMessage('ok'), e => postMessage('failed: ' + e.message));`)
@@ -158,6 +161,11 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 			t.Errorf("the page's %s request to B: %q, want failed", k, r.Page[k])
 		}
 	}
+	// A's own server by another name (localhost, not allowed by name): a
+	// private address is reached only when named.
+	if !strings.HasPrefix(r.Page["localhost"], "failed") {
+		t.Errorf("the page's fetch of A as localhost: %q, want failed", r.Page["localhost"])
+	}
 	if r.Page["webrtc"] != "0 candidates" {
 		t.Errorf("WebRTC in the world: %q", r.Page["webrtc"])
 	}
@@ -180,6 +188,31 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	if err != nil || info == nil || info.Counts[b.hostport()].Denied == 0 || info.Counts[a.hostport()].Reached == 0 {
 		t.Fatalf("the world's policy and counts: %+v %v", info, err)
 	}
+	aPort := a.Listener.Addr().(*net.TCPAddr).Port
+	if info.Counts[fmt.Sprintf("localhost:%d", aPort)].Denied == 0 {
+		t.Errorf("no denial of localhost:%d counted: %+v", aPort, info.Counts)
+	}
+
+	// Killed, the browser comes back with the world guarded as before.
+	st, err := inst.Browser.Status(ctx)
+	if err != nil || st.Pid == 0 {
+		t.Fatalf("browser status: %+v %v", st, err)
+	}
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	served.WaitState(t, inst.Browser, "idle")
+	r = runGuardClient(t, inst.Proxy.Endpoint()+"/context/guarded", a.URL+"/", b.hostport())
+	if !strings.HasPrefix(r.Page["fetch"], "failed") || !strings.HasPrefix(r.NewContextB, "failed") || r.NewContextA != "ok" {
+		t.Errorf("after a crash: %+v", r)
+	}
+	if n := b.conns.Load(); n != 0 {
+		t.Fatalf("B saw %d connections from the guarded world after a crash", n)
+	}
+	if st2, _ := inst.Browser.Status(ctx); st2.Generation <= st.Generation {
+		t.Fatalf("no new browser after the kill: generation %d then %d", st.Generation, st2.Generation)
+	}
+
 	list, err := inst.Worlds.List(ctx)
 	if err != nil || len(list) != 1 || list[0].Policy == nil || list[0].Policy.AllowHosts[0] != a.hostport() {
 		t.Fatalf("the list: %+v %v", list, err)
