@@ -124,7 +124,9 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 		r.log.Info().Str("world", m.name).Strs("allowHosts", m.policy.AllowHosts()).Strs("denyHosts", m.policy.DenyHosts()).Msg("world's network policy changed")
 		return guardedAnswer{}
 	}
-	// The guard first: a world whose guard cannot start is not made.
+	// The guard first: a world whose guard cannot start is not made. The
+	// policy given wins over one the name had before.
+	delete(r.a.retired, m.name)
 	g := &worldGuard{policy: m.policy}
 	if err := r.startGuard(m.name, g); err != nil {
 		return guardedAnswer{err: err}
@@ -234,4 +236,39 @@ func (r *run) reopenGuards() {
 		}
 		w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
 	}
+}
+
+// retireGuard closes a world's guard as the world closes, and remembers
+// its policy by name for the actor's life: a world made again under that
+// name (its first use at /context/NAME, a client's reconnection) gets it
+// again, so no client of a guarded world lifts its policy by having it
+// closed and made anew. A policy given at the new making replaces it.
+func (r *run) retireGuard(w *world) {
+	if w.guard == nil {
+		return
+	}
+	w.closeGuard()
+	if r.a.retired == nil {
+		r.a.retired = map[string]*guard.Policy{}
+	}
+	r.a.retired[w.name()] = w.guard.policy
+}
+
+// rehireGuard gives a world being made the policy its name had, if it had
+// one. A guard that cannot start now is started again when its context is
+// made, and until then the world's context is not made: closed, never
+// open.
+func (r *run) rehireGuard(w *world) {
+	pol := r.a.retired[w.name()]
+	if pol == nil {
+		return
+	}
+	w.guard = &worldGuard{policy: pol}
+	if err := r.startGuard(w.name(), w.guard); err != nil {
+		r.log.Error().Err(err).Str("world", w.name()).Msg("the network guard of a world made again did not start")
+		return
+	}
+	w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
+	r.log.Info().Str("world", w.name()).Strs("allowHosts", pol.AllowHosts()).Strs("denyHosts", pol.DenyHosts()).
+		Str("guard", w.guard.proxy.Addr()).Msg("world made again with the network policy it had")
 }

@@ -146,12 +146,11 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 		Browser:  launch.Browser{Name: "Chromium", Type: launch.Chromium, Path: chromium},
 		Headless: true, ReadyTimeout: 20 * time.Second, StopGrace: 2 * time.Second,
 	}, proxy.Spec{})
-	ctx := served.Context(t)
 	policy, err := guard.ParsePolicy([]string{a.hostport()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if made, err := inst.Worlds.MakeGuarded(ctx, "guarded", policy); err != nil || !made {
+	if made, err := inst.Worlds.MakeGuarded(served.Context(t), "guarded", policy); err != nil || !made {
 		t.Fatalf("MakeGuarded: %v %v", made, err)
 	}
 
@@ -184,7 +183,7 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	if a.conns.Load() == 0 {
 		t.Fatal("A saw no connection")
 	}
-	info, err := inst.Worlds.Policy(ctx, "guarded")
+	info, err := inst.Worlds.Policy(served.Context(t), "guarded")
 	if err != nil || info == nil || info.Counts[b.hostport()].Denied == 0 || info.Counts[a.hostport()].Reached == 0 {
 		t.Fatalf("the world's policy and counts: %+v %v", info, err)
 	}
@@ -194,7 +193,7 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	}
 
 	// Killed, the browser comes back with the world guarded as before.
-	st, err := inst.Browser.Status(ctx)
+	st, err := inst.Browser.Status(served.Context(t))
 	if err != nil || st.Pid == 0 {
 		t.Fatalf("browser status: %+v %v", st, err)
 	}
@@ -209,17 +208,17 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	if n := b.conns.Load(); n != 0 {
 		t.Fatalf("B saw %d connections from the guarded world after a crash", n)
 	}
-	if st2, _ := inst.Browser.Status(ctx); st2.Generation <= st.Generation {
-		t.Fatalf("no new browser after the kill: generation %d then %d", st.Generation, st2.Generation)
+	if st2, err := inst.Browser.Status(served.Context(t)); err != nil || st2.Generation <= st.Generation {
+		t.Fatalf("no new browser after the kill: generation %d then %d (%v)", st.Generation, st2.Generation, err)
 	}
 
-	list, err := inst.Worlds.List(ctx)
+	list, err := inst.Worlds.List(served.Context(t))
 	if err != nil || len(list) != 1 || list[0].Policy == nil || list[0].Policy.AllowHosts[0] != a.hostport() {
 		t.Fatalf("the list: %+v %v", list, err)
 	}
 
 	// Another world and the whole browser: B is theirs to reach.
-	if _, err := inst.Worlds.Make(ctx, "open"); err != nil {
+	if _, err := inst.Worlds.Make(served.Context(t), "open"); err != nil {
 		t.Fatal(err)
 	}
 	for _, ep := range []string{inst.Proxy.Endpoint() + "/context/open", inst.Proxy.Endpoint()} {

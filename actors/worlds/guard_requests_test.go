@@ -66,3 +66,30 @@ func put(t *testing.T, url, body string) (int, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
+
+// A guarded world closed and made again under its name, by its first use
+// at /context/NAME (a client reconnecting), has its policy again; a policy
+// given at the new making replaces it.
+func TestGuardedWorldMadeAgainKeepsItsPolicy(t *testing.T) {
+	f := newFixture(t)
+	ep := f.inst.Proxy.Endpoint()
+	if _, err := state.OpenWorldWith(f.context(), ep, "g", state.WorldOpen{WorldPolicy: state.WorldPolicy{AllowHosts: []string{"example.com"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.inst.Worlds.Close(f.context(), "g"); err != nil {
+		t.Fatal(err)
+	}
+	cl := f.world("g") // made again by a client's first request
+	f.newPage(cl)
+	info, err := f.inst.Worlds.Policy(f.context(), "g")
+	if err != nil || info == nil || len(info.AllowHosts) != 1 || info.AllowHosts[0] != "example.com" {
+		t.Fatalf("made again: %+v %v", info, err)
+	}
+	if err := f.inst.Worlds.Close(f.context(), "g"); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := state.OpenWorldWith(f.context(), ep, "g", state.WorldOpen{WorldPolicy: state.WorldPolicy{DenyHosts: []string{"ads.example"}}})
+	if err != nil || !ws.Created || ws.Policy == nil || len(ws.Policy.AllowHosts) != 0 || ws.Policy.DenyHosts[0] != "ads.example" {
+		t.Fatalf("made again with a policy of its own: %+v %v", ws, err)
+	}
+}

@@ -131,7 +131,7 @@ func (r *run) closeNamed(name string, done func(error)) {
 		contexts = append(slices.Collect(maps.Keys(w.made)), w.context)
 	}
 	w.forget()
-	w.closeGuard()
+	r.retireGuard(w)
 	r.log.Info().Str("world", name).Int("clients", len(w.clients)).Msg("world closed")
 	r.dispose(contexts, func() { done(nil) })
 }
