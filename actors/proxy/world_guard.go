@@ -48,7 +48,14 @@ func policyStatus(info *worlds.PolicyInfo) *state.WorldPolicy {
 	if info == nil {
 		return nil
 	}
-	return &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts}
+	p := &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts}
+	if len(info.Counts) > 0 {
+		p.Hosts = make(map[string]state.HostCount, len(info.Counts))
+		for h, c := range info.Counts {
+			p.Hosts[h] = state.HostCount{Reached: c.Reached, Denied: c.Denied}
+		}
+	}
+	return p
 }
 
 // refusedPolicy says err is a policy refused as given (400).

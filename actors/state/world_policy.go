@@ -14,6 +14,16 @@ import (
 type WorldPolicy struct {
 	AllowHosts []string `json:"allow_hosts,omitempty"`
 	DenyHosts  []string `json:"deny_hosts,omitempty"`
+	// Hosts is what the world's requests reached and were denied since its
+	// guard started, by host:port (lists only; a request's is ignored).
+	Hosts map[string]HostCount `json:"hosts,omitempty"`
+}
+
+// HostCount is how often a world's requests reached or were denied one
+// host:port.
+type HostCount struct {
+	Reached int `json:"reached"`
+	Denied  int `json:"denied"`
 }
 
 // Empty says the world has no policy.

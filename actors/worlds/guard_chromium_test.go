@@ -212,6 +212,10 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 		t.Fatalf("no new browser after the kill: generation %d then %d (%v)", st.Generation, st2.Generation, err)
 	}
 
+	statuses, err := inst.Proxy.WorldStatuses(served.Context(t))
+	if err != nil || len(statuses) != 1 || statuses[0].Policy == nil || statuses[0].Policy.Hosts[b.hostport()].Denied == 0 {
+		t.Fatalf("the world's status: %+v %v", statuses, err)
+	}
 	list, err := inst.Worlds.List(served.Context(t))
 	if err != nil || len(list) != 1 || list[0].Policy == nil || list[0].Policy.AllowHosts[0] != a.hostport() {
 		t.Fatalf("the list: %+v %v", list, err)
