@@ -38,6 +38,7 @@ func (p *Proxy) dial(ctx context.Context, hostport string, defaultPort int) (net
 	if err != nil {
 		return nil, fmt.Errorf("reading %q: %w", hostport, err)
 	}
+	hostport = hostPort(host, port) // as the counts and the logs name it
 	pol := p.policy.Load()
 	v := pol.ByName(host, port)
 	if !v.Allowed {

@@ -175,3 +175,6 @@ func splitHostPort(hostport string, defaultPort int) (string, int, error) {
 	}
 	return normalHost(host), n, nil
 }
+
+// hostPort is host:port as the counts and logs name a request's host.
+func hostPort(host string, port int) string { return net.JoinHostPort(host, strconv.Itoa(port)) }

@@ -168,10 +168,10 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v := p.policy.Load().ByName(host, port); !v.Allowed {
-		p.deny(w, &DeniedError{Host: r.URL.Host, Reason: v.Reason})
+		p.deny(w, &DeniedError{Host: hostPort(host, port), Reason: v.Reason})
 		return
 	}
-	p.counts.reached(r.URL.Host)
+	p.counts.reached(hostPort(host, port))
 	p.rp.ServeHTTP(w, r)
 }
 
@@ -223,7 +223,9 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadGateway)
 		return
 	}
-	p.counts.reached(r.Host)
+	if host, port, err := splitHostPort(r.Host, 443); err == nil {
+		p.counts.reached(hostPort(host, port))
+	}
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		_ = up.Close()
@@ -238,6 +240,7 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	if !p.track(down, up) {
 		return
 	}
+	_ = down.SetDeadline(time.Time{}) // the server's header deadline is not the tunnel's
 	defer p.untrack(down, up)
 	if _, err := down.Write([]byte("HTTP/1.1 200 Connection Established\r\n\r\n")); err != nil {
 		return
