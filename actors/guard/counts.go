@@ -51,10 +51,13 @@ func (c *counts) reached(host string) {
 	c.mu.Unlock()
 }
 
-func (c *counts) denied(host string) {
+// denied counts a denial and answers how many the host has had.
+func (c *counts) denied(host string) int {
 	c.mu.Lock()
-	c.entry(host).Denied++
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	e := c.entry(host)
+	e.Denied++
+	return e.Denied
 }
 
 // Counts reports the tally by host:port so far.

@@ -202,9 +202,12 @@ func (p *Proxy) deny(w http.ResponseWriter, e *DeniedError) {
 }
 
 func (p *Proxy) denied(e *DeniedError) {
-	p.counts.denied(e.Host)
+	level := zerolog.DebugLevel
+	if p.counts.denied(e.Host) == 1 {
+		level = zerolog.InfoLevel // a host's first denial is news; the rest are counted
+	}
 	// The host alone: a path or query may hold secrets.
-	p.log.Debug().Str("world", p.world).Str("host", e.Host).Str("reason", e.Reason).Msg("guard: request denied")
+	p.log.WithLevel(level).Str("world", p.world).Str("host", e.Host).Str("reason", e.Reason).Msg("guard: request denied")
 }
 
 // tunnel answers CONNECT: the browser's https and websocket traffic.

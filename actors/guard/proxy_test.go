@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -226,5 +227,49 @@ func TestProxyRefusesRequestsNotForAProxy(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("%d", resp.StatusCode)
+	}
+}
+
+// syncBuffer is a log written by the proxy's goroutines and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A denial is logged with its host alone: the path and query (which may
+// hold a token) never; a host's first denial at info, the rest at debug.
+func TestProxyLogsHostsNotURLs(t *testing.T) {
+	b := newServer(t, "B")
+	var logs syncBuffer
+	pol, _ := ParsePolicy([]string{"example.com"}, nil)
+	p, err := Start(Spec{World: "w", Policy: pol, Log: zerolog.New(&logs).Level(zerolog.DebugLevel)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for range 2 {
+		if _, err := get(p, b.URL+"/path?token=s3cret"); err == nil {
+			t.Fatal("B passed")
+		}
+	}
+	out := logs.String()
+	if strings.Contains(out, "s3cret") || strings.Contains(out, "/path") {
+		t.Fatalf("the log holds the URL:\n%s", out)
+	}
+	if !strings.Contains(out, `"level":"info","world":"w","host":"`+b.hostport()+`"`) || strings.Count(out, "guard: request denied") != 2 ||
+		!strings.Contains(out, `"level":"debug","world":"w","host":"`+b.hostport()+`"`) {
+		t.Fatalf("the denials' log:\n%s", out)
 	}
 }
