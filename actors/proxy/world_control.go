@@ -48,7 +48,7 @@ func (p *Actor) openStatus(ctx context.Context, name string) (state.WorldStatus,
 	if list, err := p.spec.Worlds.List(ctx); err == nil {
 		for _, l := range list {
 			if l.Name == name {
-				s.KeptInfo = l.KeptInfo
+				s.KeptInfo, s.Policy = l.KeptInfo, l.Policy
 			}
 		}
 	}
@@ -93,6 +93,7 @@ func (p *Actor) CloseWorld(ctx context.Context, name string) error {
 // kept world has its path alone: its first use makes it again.
 func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) state.WorldStatus {
 	ws := state.WorldStatus{Name: s.Name, PathEndpoint: p.WorldEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
+	ws.Policy = policyStatus(s.Policy)
 	if s.KeptInfo != nil {
 		saved := s.KeptInfo.Saved
 		ws.SavedBytes, ws.SavedAt = s.KeptInfo.Bytes, &saved
@@ -209,14 +210,25 @@ func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) 
 	if err != nil {
 		return state.WorldStatus{}, err
 	}
-	if req.Empty() {
-		return p.OpenWorld(r.Context(), name)
+	var seed worlds.Seed
+	if !req.WorldSeed.Empty() {
+		if seed, err = SeedOf(name, req.WorldSeed); err != nil {
+			return state.WorldStatus{}, err
+		}
 	}
-	seed, err := SeedOf(name, req)
+	// The policy before the seed: the world's first context is guarded.
+	guarded, err := p.GuardWorld(r.Context(), name, req.WorldPolicy)
 	if err != nil {
 		return state.WorldStatus{}, err
 	}
-	return p.SeedWorld(r.Context(), name, seed)
+	var ws state.WorldStatus
+	if req.WorldSeed.Empty() {
+		ws, err = p.OpenWorld(r.Context(), name)
+	} else {
+		ws, err = p.SeedWorld(r.Context(), name, seed)
+	}
+	ws.Created = ws.Created || guarded
+	return ws, err
 }
 
 // forgetAsked reads DELETE's ?forget=: 1 or true deletes the world's

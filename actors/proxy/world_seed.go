@@ -19,7 +19,7 @@ import (
 var ErrBadSeed = errors.New("not a seed")
 
 // seedShape says what a seed looks like, for the refusals.
-const seedShape = `{"storage_state": {…Playwright's storage state…}, "from_user_browser": ["https://…"], "from_world": "NAME", "origins": ["https://…"]}, every field optional`
+const seedShape = `{"storage_state": {…Playwright's storage state…}, "from_user_browser": ["https://…"], "from_world": "NAME", "origins": ["https://…"], "allow_hosts": ["example.com"], "deny_hosts": ["*.example.com"]}, every field optional`
 
 // maxSeedBody bounds a seed's body: a storage state and some origins.
 const maxSeedBody = storagestate.MaxSize + 1<<16
@@ -79,12 +79,12 @@ func originsOf(field string, in []string) ([]string, error) {
 
 // readSeed reads a world request's body: a seed, or nothing (an empty
 // seed: the request only makes the world).
-func readSeed(w http.ResponseWriter, r *http.Request) (state.WorldSeed, error) {
+func readSeed(w http.ResponseWriter, r *http.Request) (state.WorldOpen, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSeedBody))
 	if err != nil {
-		return state.WorldSeed{}, fmt.Errorf("%w: the body could not be read whole (at most %d bytes): %w", ErrBadSeed, maxSeedBody, err)
+		return state.WorldOpen{}, fmt.Errorf("%w: the body could not be read whole (at most %d bytes): %w", ErrBadSeed, maxSeedBody, err)
 	}
-	var seed state.WorldSeed
+	var seed state.WorldOpen
 	if len(bytes.TrimSpace(body)) == 0 {
 		return seed, nil
 	}
@@ -94,7 +94,7 @@ func readSeed(w http.ResponseWriter, r *http.Request) (state.WorldSeed, error) {
 		if err == nil {
 			err = errors.New("more than one JSON value")
 		}
-		return state.WorldSeed{}, fmt.Errorf("%w: %v; expected %s (a storage state alone is PUT to /context/NAME%s)",
+		return state.WorldOpen{}, fmt.Errorf("%w: %v; expected %s (a storage state alone is PUT to /context/NAME%s)",
 			ErrBadSeed, err, seedShape, state.StorageStatePath)
 	}
 	return seed, nil
@@ -115,6 +115,6 @@ var errBadQuery = errors.New("bad query")
 // refusedAsGiven says err refuses a world request as given (400): a seed,
 // a name, a query; nothing was made or changed.
 func refusedAsGiven(err error) bool {
-	return errors.Is(err, ErrBadSeed) || errors.Is(err, errBadQuery) || errors.Is(err, storagestate.ErrNotStorageState) ||
+	return refusedPolicy(err) || errors.Is(err, ErrBadSeed) || errors.Is(err, errBadQuery) || errors.Is(err, storagestate.ErrNotStorageState) ||
 		errors.Is(err, worlds.ErrNotUsersBrowser) || errors.Is(err, worlds.ErrEphemeral) || errors.Is(err, worlds.ErrBadName)
 }

@@ -37,6 +37,10 @@ type World interface {
 	// BeforeClose reads what a page of the world's own context keeps
 	// (its origin's localStorage) before its client closes it.
 	BeforeClose(ctx context.Context, gen int, target string)
+	// Proxy is the world's network guard as a context's proxyServer and
+	// proxyBypassList, put into every context its clients make; "" when
+	// the world has no network policy. Read without a mailbox.
+	Proxy() (server, bypass string)
 }
 
 // worldFilter is a world relay's wall: what its client was told of the

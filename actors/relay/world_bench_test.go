@@ -23,6 +23,7 @@ func (benchWorld) AddMade(context.Context, int, string) error           { return
 func (benchWorld) Disposed(int, string)                                 {}
 func (benchWorld) PreparePage(context.Context, int, string)             {}
 func (benchWorld) BeforeClose(context.Context, int, string)             {}
+func (benchWorld) Proxy() (string, string)                              { return "", "" }
 func (benchWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
 
 // BenchmarkRelayRoundTripWorld is BenchmarkRelayRoundTrip's 200-byte round

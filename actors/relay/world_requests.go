@@ -25,6 +25,9 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 		msg.Release()
 		return false
 	case worldListsTargets, worldListsContexts, worldMakesContext:
+		if rule == worldMakesContext && !run.worldGuardsContext(msg, h) {
+			return false
+		}
 		f.rewrites[h.ID] = worldRewrite{rule: rule}
 		return true
 	case worldBrowserWide:

@@ -72,6 +72,8 @@ type WorldStatus struct {
 	SavedAt    *time.Time `json:"saved_at,omitempty"`
 	// Seeded is what the request's seed gave the world (WorldSeed).
 	Seeded *WorldSeeded `json:"seeded,omitempty"`
+	// Policy is the world's network policy; nil: none.
+	Policy *WorldPolicy `json:"policy,omitempty"`
 }
 
 // WorldsPath is where a coordinator's endpoint makes, lists and closes its

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/guard"
 )
 
 // Browser is what the actor follows: a BrowserActor's events.
@@ -58,6 +59,9 @@ type Actor struct {
 	// followers hear every world made or closed (News); touched only by
 	// Serve's goroutine.
 	followers []follower
+	// retired are the policies of guarded worlds closed since the actor
+	// was made, by name (guard.go); touched only by Serve's goroutine.
+	retired map[string]*guard.Policy
 }
 
 // New makes an actor; it does nothing until served.
@@ -96,6 +100,8 @@ type Summary struct {
 	// says its file's size and when it was last saved, once it was.
 	Kept      bool `json:"kept"`
 	*KeptInfo `json:",omitempty"`
+	// Policy is its network policy (guard.go); nil: none.
+	Policy *PolicyInfo `json:"policy,omitempty"`
 }
 
 // Target is a target of a world, from the browser's Target.getTargets.
@@ -178,6 +184,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 		return err
 	}
 	r := newRun(a)
+	r.reopenGuards()
 	defer r.shutdown(unsubscribe, events)
 	for {
 		select {

@@ -15,6 +15,7 @@ type world struct {
 	made    map[string]bool       // contexts its clients made in this browser
 	clients map[Closer]bool       // its client connections
 	store   worldStorage          // its cookies and localStorage (storage_read.go)
+	guard   *worldGuard           // its network policy and proxy (guard.go); nil: none
 }
 
 func newBookEntry(h *World) *world {

@@ -24,8 +24,13 @@ func (r *run) ensure(w *world, done func(string, error)) {
 	if w.making == gen {
 		return
 	}
+	params, err := r.contextParams(w)
+	if err != nil {
+		w.settle("", err)
+		return
+	}
 	w.making = gen
-	r.call("Target.createBrowserContext", nil, func(a answer) {
+	r.call("Target.createBrowserContext", params, func(a answer) {
 		var res struct {
 			BrowserContextID string `json:"browserContextId"`
 		}

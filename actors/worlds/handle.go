@@ -9,7 +9,7 @@ import (
 
 // handle answers a request from outside.
 func (r *run) handle(m any) {
-	if r.handleFollowing(m) || r.handleStorage(m) {
+	if r.handleFollowing(m) || r.handleStorage(m) || r.handleGuard(m) {
 		return
 	}
 	switch m := m.(type) {
@@ -133,6 +133,7 @@ func (r *run) closeNamed(name string, done func(error)) {
 		contexts = append(slices.Collect(maps.Keys(w.made)), w.context)
 	}
 	w.forget()
+	r.retireGuard(w)
 	r.log.Info().Str("world", name).Int("clients", len(w.clients)).Msg("world closed")
 	r.dispose(contexts, func() { done(nil) })
 }

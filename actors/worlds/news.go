@@ -84,6 +84,7 @@ func (r *run) bookEntry(name string) (*world, bool) {
 	}
 	w := newBookEntry(newWorld(name, r.a))
 	r.loadProfile(w)
+	r.rehireGuard(w)
 	r.a.book[name] = w
 	r.log.Info().Str("world", name).Bool("kept", w.store.kept).Msg("world opened")
 	r.tellFollowers(News{Name: name, Open: true})

@@ -56,6 +56,7 @@ func newRun(a *Actor) *run {
 // events meanwhile so a lossless delivery never waits on this actor.
 func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
 	r.snapshots.Stop()
+	r.closeGuards()
 	r.dropSession()
 	browser.Leave(unsubscribe, events)
 }

@@ -161,6 +161,7 @@ func (r *run) list(reply chan []Summary) {
 		if r.current(w) {
 			s.Context = w.context
 		}
+		s.Policy = w.policyInfo()
 		if k, ok := kept[w.name()]; ok && w.store.kept {
 			s.KeptInfo = &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}
 		}

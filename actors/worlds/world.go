@@ -18,6 +18,8 @@ type World struct {
 	name string
 	a    *Actor
 	view atomic.Pointer[view]
+	// proxy is the world's guard (guard.go); nil: no network policy.
+	proxy atomic.Pointer[worldProxy]
 }
 
 // view is the world's contexts in one browser generation, published by

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 )
 
 var errHelp = errors.New("help shown")
@@ -36,6 +37,12 @@ func envName(flagName string) string {
 // commandLineOnly flags take no environment variable: what deletes is
 // asked for on the command line each time, never left set in a shell.
 var commandLineOnly = map[string]bool{"forget": true}
+
+// onlyOnCommandLine: commandLineOnly, or a world's network policy.
+func onlyOnCommandLine(f *flag.Flag) bool {
+	_, policy := f.Value.(*seedflags.HostList)
+	return commandLineOnly[f.Name] || policy
+}
 
 // envOverrides are install's variables, named for what they mean outside
 // one command: the install directory is also where detection looks.
@@ -63,7 +70,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	var errs []error
 	fs.VisitAll(func(f *flag.Flag) {
 		v, ok := os.LookupEnv(envName(f.Name))
-		if given[f.Name] || !ok || commandLineOnly[f.Name] {
+		if given[f.Name] || !ok || onlyOnCommandLine(f) {
 			return
 		}
 		values := []string{v}

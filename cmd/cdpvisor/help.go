@@ -30,7 +30,7 @@ type section struct{ title, body string }
 var placeholders = map[string]string{
 	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION", "drain-timeout": "DURATION",
-	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME",
+	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE",
@@ -38,6 +38,9 @@ var placeholders = map[string]string{
 
 // seedFlags seed a world when it is made (world open, wrap --isolate).
 var seedFlags = flagGroup{"Seed the world (its sign-ins)", []string{"storage-state", "from-user-browser", "from-world", "origin"}}
+
+// policyFlags give a world its network policy when it is made.
+var policyFlags = flagGroup{"The world's network policy", []string{"allow-host", "deny-host"}}
 
 // shownDefaults replace defaults that depend on the machine, so help reads
 // the same everywhere.
@@ -91,7 +94,7 @@ var docs = map[string]commandDoc{
 			"an AI host starts both; else the most recent), fills the placeholders into CMD ARGS…, runs CMD with\n" +
 			"this process's stdin, stdout and stderr, passes SIGINT, SIGTERM and SIGHUP on, and exits with its code.",
 		groups: []flagGroup{
-			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}}, seedFlags,
+			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}}, seedFlags, policyFlags,
 			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "windows", "headless", "headed", "user-data-dir", "attach",
 				"download-dir", "browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
 			logFlags,
@@ -128,7 +131,7 @@ var docs = map[string]commandDoc{
 			"gives it sign-ins first, whole or not at all. A named world keeps its cookies and localStorage across\n" +
 			"restarts; close closes its clients, pages and port, --forget also deletes what it keeps. export prints its\n" +
 			"Playwright storage state. Exits 2 for a bad name or seed, no coordinator, or a Firefox instance.",
-		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, seedFlags,
+		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, seedFlags, policyFlags,
 			{"Close and export", []string{"forget", "output"}}, {"Output", []string{"json"}}, logFlags},
 		examples: []string{
 			"ENDPOINT=$(cdpvisor world open alice)",
@@ -244,7 +247,7 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 	}
 	every := "Every flag"
 	fs.VisitAll(func(f *flag.Flag) {
-		if commandLineOnly[f.Name] {
+		if onlyOnCommandLine(f) {
 			every = "Every flag but those of the command line only"
 		}
 	})
@@ -258,7 +261,7 @@ func printFlag(w io.Writer, f *flag.Flag) {
 	}
 	fmt.Fprintf(w, "  %-26s %s\n", left, f.Usage)
 	meta := "env " + envName(f.Name)
-	if commandLineOnly[f.Name] {
+	if onlyOnCommandLine(f) {
 		meta = "command line only"
 	}
 	def := f.DefValue

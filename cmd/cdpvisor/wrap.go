@@ -29,6 +29,7 @@ type wrapFlags struct {
 	state      string
 	isolate    wrapenv.Isolate
 	seed       seedflags.Flags // of the --isolate world
+	policy     seedflags.Policy
 }
 
 // standaloneSearch is how long --standalone looks for a running coordinator
@@ -44,6 +45,7 @@ func (f *wrapFlags) flagSet() *flag.FlagSet {
 	fs.StringVar(&f.state, "state", "", "use only the coordinator of this state file")
 	fs.Var(&f.isolate, "isolate", "give the command a world of its own, a browser context on the shared browser, closed once wrap ends; --isolate=NAME: a named world, which stays")
 	f.seed.Register(fs)
+	f.policy.Register(fs)
 	return fs
 }
 
@@ -107,6 +109,12 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	}
 	var err error
 	if f.isolate.Seed, err = f.seed.Request(); err != nil { // the file read and checked before anything starts
+		return usageErr("%v", err)
+	}
+	if f.policy.Given() && !f.isolate.On {
+		return usageErr("%s give the command's world a network policy: add --isolate=NAME (or --isolate)", seedflags.PolicyNames)
+	}
+	if f.isolate.Policy, err = f.policy.Request(); err != nil {
 		return usageErr("%v", err)
 	}
 	log, err := newLogger(stderr, f.logLevel, f.logFormat)

@@ -48,6 +48,14 @@ var defaultFlags = []flag{
 	{"mute-audio", ""},
 	{"disable-component-update", ""},
 	{"disable-breakpad", ""}, // no crashpad helpers outliving the browser, nothing in ~/.config
+	// WebRTC's UDP goes around a context's proxy, so around a world's network
+	// guard (Chromium 156: a page's STUN packets reached a loopback UDP port
+	// with the context's proxy set and <-loopback>; none with this flag,
+	// while TURN over TCP still passes the proxy). No per-context setting
+	// exists; --force-webrtc-ip-handling-policy is not a switch (no effect).
+	// The cost, browser-wide: WebRTC without a proxy relays over TCP
+	// (TURN) only. A --browser-arg of the same name overrides it.
+	{"webrtc-ip-handling-policy", "disable_non_proxied_udp"},
 }
 
 // runningAsRoot is a variable so tests can pretend.

@@ -23,7 +23,8 @@ func TestArgs(t *testing.T) {
 		{
 			name: "headless as root", asRoot: true, opts: launch.Options{Headless: true},
 			want: []string{"--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-				"--disable-component-update", "--mute-audio", "--metrics-recording-only", "--disable-translate", "about:blank"},
+				"--disable-component-update", "--mute-audio", "--metrics-recording-only", "--disable-translate", "about:blank",
+				"--webrtc-ip-handling-policy=disable_non_proxied_udp"},
 			wantValue: map[string]string{"remote-debugging-pipe": "", "user-data-dir": "/p"},
 			wantNot:   []string{"--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1"},
 		},

@@ -25,6 +25,9 @@ type contextArgs struct {
 	FromUserBrowser []string        `json:"from_user_browser"`
 	FromWorld       *string         `json:"from_world"`
 	Origins         []string        `json:"origins"`
+	// The network policy of open; see state.WorldPolicy.
+	AllowHosts []string `json:"allow_hosts"`
+	DenyHosts  []string `json:"deny_hosts"`
 }
 
 // worldsAnswer is browser_context list's structured answer. Fields in the
@@ -74,6 +77,13 @@ func browserContext(d deps) server.ServerTool {
 				"description": "For open: copy another world's cookies and localStorage into this one (only origins', when given)."}},
 			{name: "origins", want: "an array of origins (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
 				"description": "For open with from_world: copy only these origins' cookies and localStorage, e.g. [\"https://shop.example.com\"]."}},
+			{name: "allow_hosts", want: "an array of host patterns (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+				"description": "For open: the world's network policy, enforced by the browser for everything the world loads (pages, frames, workers, fetch, websockets, " +
+					"contexts its clients make); no client of the world can lift it. Only these hosts may be reached: example.com, *.example.com (its subdomains), " +
+					"127.0.0.1:8080, [::1]:8080. Empty: all but deny_hosts. Private, loopback and link-local addresses only when named here. " +
+					"Given again on a world open with a policy, it replaces it."}},
+			{name: "deny_hosts", want: "an array of host patterns (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+				"description": "For open: hosts the world may never reach (patterns as allow_hosts); deny wins."}},
 		},
 		required:    []string{"action"},
 		destructive: true, // close
@@ -142,6 +152,8 @@ func (a contextArgs) fitAction() error {
 		return fmt.Errorf("forget is for close, not %s", a.Action)
 	case a.Action == "import" && (a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil):
 		return errors.New("import takes name and storage_state; from_user_browser, from_world and origins seed a world with open")
+	case (a.AllowHosts != nil || a.DenyHosts != nil) && a.Action != "open":
+		return fmt.Errorf("allow_hosts and deny_hosts are a world's network policy, given with open, not %s", a.Action)
 	case seeds && a.Action != "open" && a.Action != "import":
 		return fmt.Errorf("storage_state, from_user_browser, from_world and origins seed a world: they are for open (and storage_state for import), not %s", a.Action)
 	case (a.Action == "export" || a.Action == "import") && a.Name == nil:
@@ -190,6 +202,10 @@ func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (
 	if err != nil {
 		return toolError(tool, err)
 	}
+	guarded, err := guardWorld(ctx, d, id, n, args)
+	if err != nil {
+		return policyError(tool, err)
+	}
 	var ws state.WorldStatus
 	if req.Empty() {
 		ws, err = d.c.OpenWorld(ctx, id, n)
@@ -199,6 +215,7 @@ func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (
 	if err != nil {
 		return seedError(tool, err)
 	}
+	ws.Created = ws.Created || guarded
 	return worldOpened(id, n, ws)
 }
 

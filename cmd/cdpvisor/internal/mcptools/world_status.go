@@ -31,5 +31,5 @@ func worldLine(w state.WorldStatus) string {
 	if !w.Open && w.Kept {
 		return fmt.Sprintf("  world %s, not open (%s makes it again)%s\n", w.Name, w.PathEndpoint, kept)
 	}
-	return fmt.Sprintf("  world %s at %s (%s): %d client(s), %d page(s)%s\n", w.Name, w.Endpoint, w.PathEndpoint, w.Clients, w.Pages, kept)
+	return fmt.Sprintf("  world %s at %s (%s): %d client(s), %d page(s)%s%s\n", w.Name, w.Endpoint, w.PathEndpoint, w.Clients, w.Pages, kept, policyNote(w.Policy))
 }

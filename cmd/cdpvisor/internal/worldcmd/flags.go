@@ -17,6 +17,7 @@ func (o *Options) Register(fs *flag.FlagSet) (logLevel, logFormat *string) {
 	fs.DurationVar(&o.Discover.Timeout, "timeout", 0, "how long to wait for a running coordinator (0: look once)")
 	fs.BoolVar(&o.JSON, "json", false, "list: print JSON")
 	o.Seed.Register(fs)
+	o.Policy.Register(fs)
 	fs.BoolVar(&o.Forget, "forget", false, "close: also delete the world's profile (its kept cookies and localStorage)")
 	fs.StringVar(&o.Output, "output", "", "export: write the storage state to this file (made private, 0600) instead of stdout")
 	logLevel = fs.String("log-level", "warn", "trace, debug, info, warn, error or disabled")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -22,14 +23,14 @@ func printList(w io.Writer, list []state.WorldStatus, asJSON bool) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES\tKEPT\tSIZE\tSAVED")
+	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES\tKEPT\tSIZE\tSAVED\tNETWORK")
 	for _, ws := range list {
 		endpoint := ws.Endpoint
 		if !ws.Open && ws.Kept {
 			endpoint = "(closed)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", ws.Name, endpoint, ws.PathEndpoint, ws.Clients, ws.Pages,
-			yesNo(ws.Kept), size(ws), saved(ws.SavedAt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", ws.Name, endpoint, ws.PathEndpoint, ws.Clients, ws.Pages,
+			yesNo(ws.Kept), size(ws), saved(ws.SavedAt), network(ws.Policy))
 	}
 	return tw.Flush()
 }
@@ -61,4 +62,17 @@ func saved(at *time.Time) string {
 		return "-"
 	}
 	return at.Local().Format("2006-01-02 15:04:05")
+}
+
+// network says a world's network policy in the table.
+func network(p *state.WorldPolicy) string {
+	switch {
+	case p == nil:
+		return "-"
+	case len(p.DenyHosts) == 0:
+		return "allow " + strings.Join(p.AllowHosts, ",")
+	case len(p.AllowHosts) == 0:
+		return "deny " + strings.Join(p.DenyHosts, ",")
+	}
+	return "allow " + strings.Join(p.AllowHosts, ",") + " deny " + strings.Join(p.DenyHosts, ",")
 }

@@ -24,12 +24,13 @@ var Actions = []string{"open", "list", "close", "export"}
 
 // Options are one `cdpvisor world` command line, read.
 type Options struct {
-	Action   string          // open, list, close or export
-	Name     string          // open, close and export
-	JSON     bool            // list
-	Seed     seedflags.Flags // open
-	Forget   bool            // close
-	Output   string          // export
+	Action   string           // open, list, close or export
+	Name     string           // open, close and export
+	JSON     bool             // list
+	Seed     seedflags.Flags  // open
+	Policy   seedflags.Policy // open: the world's network policy
+	Forget   bool             // close
+	Output   string           // export
 	Discover state.DiscoverOptions
 }
 
@@ -71,6 +72,8 @@ func (o Options) Check() error {
 // checkFlags refuses the flags of another action than the one given.
 func (o Options) checkFlags() error {
 	switch {
+	case o.Policy.Given() && o.Action != "open":
+		return usage(fmt.Errorf("%s are a world's network policy, given at its making: for world open, not %s", seedflags.PolicyNames, o.Action))
 	case o.Seed.Given() && o.Action != "open":
 		return usage(fmt.Errorf("%s seed a world: they are for world open, not %s", seedflags.Names, o.Action))
 	case o.Forget && o.Action != "close":
@@ -92,6 +95,10 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usage(err)
 	}
+	policy, err := o.Policy.Request()
+	if err != nil {
+		return usage(err)
+	}
 	t, err := state.Discover(ctx, o.Discover)
 	if err != nil {
 		if errors.Is(err, state.ErrNoCoordinator) {
@@ -105,7 +112,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	}
 	switch o.Action {
 	case "open":
-		ws, err := state.OpenSeededWorld(ctx, t.Endpoint, o.Name, seed)
+		ws, err := state.OpenWorldWith(ctx, t.Endpoint, o.Name, state.WorldOpen{WorldSeed: seed, WorldPolicy: policy})
 		if err != nil {
 			return asked(t, err)
 		}

@@ -32,6 +32,9 @@ type Isolate struct {
 	// child starts: a storage state, the user's browser's origins, another
 	// world's.
 	Seed state.WorldSeed
+	// Policy is the world's network policy (--allow-host, --deny-host),
+	// given at its making; a world that cannot have it is not used.
+	Policy state.WorldPolicy
 }
 
 // IsBoolFlag lets --isolate stand alone; a name is given as --isolate=NAME.
@@ -103,9 +106,12 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), worldRequestWait)
 	defer cancel()
-	ws, err := state.OpenSeededWorld(ctx, t.Endpoint, name, i.Seed)
+	ws, err := state.OpenWorldWith(ctx, t.Endpoint, name, state.WorldOpen{WorldSeed: i.Seed, WorldPolicy: i.Policy})
 	var w state.Target
 	switch {
+	case err != nil && !i.Policy.Empty():
+		// Never a world without its guard: the child would reach anything.
+		return t, fmt.Errorf("--isolate: world %s could not be given its network policy: %w", name, err)
 	case err != nil && !i.Seed.Empty():
 		// A seed is never left behind: the child would start signed out.
 		return t, fmt.Errorf("--isolate: world %s could not be seeded: %w", name, err)

@@ -1,0 +1,274 @@
+package worlds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/guard"
+)
+
+// A world with a network policy has a guard: a filtering forward proxy of
+// cdpvisor's own on loopback (actors/guard), and its browser context is
+// made with that proxy as its proxyServer, so the browser's own network
+// stack sends everything the world loads through it. The actor owns each
+// guard: started with the world, closed with it (and when the actor's
+// Serve ends: the book outlives it, and the next Serve starts the guard
+// again, on the same port if it can).
+
+// BypassNone is the context's proxyBypassList: it removes Chromium's
+// implicit bypass of loopback, which would let a world's page reach
+// 127.0.0.1 and localhost around its guard (measured on Chromium 156:
+// without it a loopback server saw the page's connection, with it the
+// proxy did).
+const BypassNone = "<-loopback>"
+
+// ErrPolicyNeedsNewWorld: a world open without a policy cannot be given
+// one; its context was made without the guard.
+var ErrPolicyNeedsNewWorld = errors.New("a network policy is given at a world's making")
+
+// worldGuard is a world's policy and its proxy.
+type worldGuard struct {
+	policy *guard.Policy
+	proxy  *guard.Proxy // nil while closed (between two Serves of the actor)
+	port   int          // where it listened: reopened there
+}
+
+// PolicyInfo is a world's network policy as the lists show it.
+type PolicyInfo struct {
+	AllowHosts []string `json:"allow_hosts"`
+	DenyHosts  []string `json:"deny_hosts"`
+	// Counts are the hosts its requests reached and were denied, by host:port.
+	Counts map[string]guard.HostCount `json:"hosts,omitempty"`
+}
+
+// MakeGuarded makes the world called name with a network policy (nil:
+// none, as Make). A world already open with a policy gets the new one
+// (the owner's change: every request from now on is judged by it); one
+// open without a policy is refused (ErrPolicyNeedsNewWorld). made says
+// the world was new.
+func (a *Actor) MakeGuarded(ctx context.Context, name string, policy *guard.Policy) (made bool, err error) {
+	if policy == nil {
+		return a.Make(ctx, name)
+	}
+	if err := CheckName(name); err != nil {
+		return false, err
+	}
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any { return makeGuarded{name: name, policy: policy, reply: r} })
+	if err != nil {
+		return false, err
+	}
+	return got.made, got.err
+}
+
+// Policy reports the world's policy and its counts; nil: it has none.
+func (a *Actor) Policy(ctx context.Context, name string) (*PolicyInfo, error) {
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan policyAnswer) any { return askPolicy{name: name, reply: r} })
+	if err != nil {
+		return nil, err
+	}
+	return got.info, got.err
+}
+
+type (
+	makeGuarded struct {
+		name   string
+		policy *guard.Policy
+		reply  chan guardedAnswer
+	}
+	guardedAnswer struct {
+		made bool
+		err  error
+	}
+	askPolicy struct {
+		name  string
+		reply chan policyAnswer
+	}
+	policyAnswer struct {
+		info *PolicyInfo
+		err  error
+	}
+)
+
+// handleGuard answers the requests of this file; false: m is not one.
+func (r *run) handleGuard(m any) bool {
+	switch m := m.(type) {
+	case makeGuarded:
+		m.reply <- r.makeGuarded(m)
+	case askPolicy:
+		w := r.a.book[m.name]
+		switch {
+		case w == nil:
+			m.reply <- policyAnswer{err: fmt.Errorf("%w %q; %s", ErrUnknownWorld, m.name, r.known())}
+		default:
+			m.reply <- policyAnswer{info: w.policyInfo()}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
+	if w := r.a.book[m.name]; w != nil {
+		if w.guard == nil {
+			return guardedAnswer{err: fmt.Errorf("%w: world %q is open without one; close it, then open it with its policy", ErrPolicyNeedsNewWorld, m.name)}
+		}
+		w.guard.policy = m.policy
+		if w.guard.proxy != nil {
+			w.guard.proxy.SetPolicy(m.policy)
+		}
+		r.log.Info().Str("world", m.name).Strs("allowHosts", m.policy.AllowHosts()).Strs("denyHosts", m.policy.DenyHosts()).Msg("world's network policy changed")
+		return guardedAnswer{}
+	}
+	// The guard first: a world whose guard cannot start is not made. The
+	// policy given wins over one the name had before.
+	delete(r.a.retired, m.name)
+	g := &worldGuard{policy: m.policy}
+	if err := r.startGuard(m.name, g); err != nil {
+		return guardedAnswer{err: err}
+	}
+	w, _ := r.bookEntry(m.name)
+	w.guard = g
+	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL()})
+	r.log.Info().Str("world", m.name).Strs("allowHosts", m.policy.AllowHosts()).Strs("denyHosts", m.policy.DenyHosts()).
+		Str("guard", g.proxy.Addr()).Msg("world's network guard started")
+	if r.running {
+		r.ensure(w, nil) // its first client finds its context made
+	}
+	return guardedAnswer{made: true}
+}
+
+// startGuard starts a world's proxy: on its former port if it had one and
+// that is free, else on any.
+func (r *run) startGuard(name string, g *worldGuard) error {
+	spec := guard.Spec{World: name, Policy: g.policy, Addr: "127.0.0.1:0", Log: r.log}
+	if g.port != 0 {
+		spec.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(g.port))
+		p, err := guard.Start(spec)
+		if err == nil {
+			g.proxy = p
+			return nil
+		}
+		r.log.Warn().Err(err).Str("world", name).Msg("the world's guard takes another port")
+		spec.Addr = "127.0.0.1:0"
+	}
+	p, err := guard.Start(spec)
+	if err != nil {
+		return err
+	}
+	g.proxy, g.port = p, p.Port()
+	return nil
+}
+
+// contextParams are Target.createBrowserContext's parameters for the
+// world: its guard as the proxy, loopback not bypassed; nil without a
+// policy. A guard closed by a former Serve starts again first.
+func (r *run) contextParams(w *world) (map[string]any, error) {
+	g := w.guard
+	if g == nil {
+		return nil, nil
+	}
+	if g.proxy == nil {
+		if err := r.startGuard(w.name(), g); err != nil {
+			return nil, fmt.Errorf("starting the network guard of world %s: %w", w.name(), err)
+		}
+		w.handle.proxy.Store(&worldProxy{server: g.proxy.URL()})
+	}
+	return map[string]any{"proxyServer": g.proxy.URL(), "proxyBypassList": BypassNone}, nil
+}
+
+// closeGuard stops the world's proxy (its connections end with it).
+func (w *world) closeGuard() {
+	if w.guard == nil || w.guard.proxy == nil {
+		return
+	}
+	_ = w.guard.proxy.Close()
+	w.guard.proxy = nil
+}
+
+// closeGuards stops every guard: the actor's Serve ends.
+func (r *run) closeGuards() {
+	for _, w := range r.a.book {
+		w.closeGuard()
+	}
+}
+
+func (w *world) policyInfo() *PolicyInfo {
+	if w.guard == nil {
+		return nil
+	}
+	info := &PolicyInfo{AllowHosts: w.guard.policy.AllowHosts(), DenyHosts: w.guard.policy.DenyHosts()}
+	if w.guard.proxy != nil {
+		info.Counts = w.guard.proxy.Counts()
+	}
+	return info
+}
+
+// worldProxy is what a relay puts into a context its client makes inside
+// the world (Target.createBrowserContext): the world's guard.
+type worldProxy struct{ server string }
+
+// Proxy is the world's guard as a proxyServer, with the bypass list a
+// context of the world takes; "" when the world has no policy. Relays
+// read it for every Target.createBrowserContext of the world's clients.
+func (w *World) Proxy() (server, bypass string) {
+	if p := w.proxy.Load(); p != nil {
+		return p.server, BypassNone
+	}
+	return "", ""
+}
+
+// reopenGuards starts again the guards a former Serve closed: a context
+// of the world may still run in the browser with the guard's port as its
+// proxy (until then its requests fail: closed, never open).
+func (r *run) reopenGuards() {
+	for _, w := range r.a.book {
+		if w.guard == nil || w.guard.proxy != nil {
+			continue
+		}
+		if err := r.startGuard(w.name(), w.guard); err != nil {
+			r.log.Error().Err(err).Str("world", w.name()).Msg("the world's network guard did not start again: its requests fail")
+			continue
+		}
+		w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
+	}
+}
+
+// retireGuard closes a world's guard as the world closes, and remembers
+// its policy by name for the actor's life: a world made again under that
+// name (its first use at /context/NAME, a client's reconnection) gets it
+// again, so no client of a guarded world lifts its policy by having it
+// closed and made anew. A policy given at the new making replaces it.
+func (r *run) retireGuard(w *world) {
+	if w.guard == nil {
+		return
+	}
+	w.closeGuard()
+	if r.a.retired == nil {
+		r.a.retired = map[string]*guard.Policy{}
+	}
+	r.a.retired[w.name()] = w.guard.policy
+}
+
+// rehireGuard gives a world being made the policy its name had, if it had
+// one. A guard that cannot start now is started again when its context is
+// made, and until then the world's context is not made: closed, never
+// open.
+func (r *run) rehireGuard(w *world) {
+	pol := r.a.retired[w.name()]
+	if pol == nil {
+		return
+	}
+	w.guard = &worldGuard{policy: pol}
+	if err := r.startGuard(w.name(), w.guard); err != nil {
+		r.log.Error().Err(err).Str("world", w.name()).Msg("the network guard of a world made again did not start")
+		return
+	}
+	w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
+	r.log.Info().Str("world", w.name()).Strs("allowHosts", pol.AllowHosts()).Strs("denyHosts", pol.DenyHosts()).
+		Str("guard", w.guard.proxy.Addr()).Msg("world made again with the network policy it had")
+}

@@ -1,0 +1,27 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+)
+
+// GuardWorld makes a world of an instance ("" for the default one) with a
+// network policy, or gives the guarded world open under that name the new
+// one; made says it was new. A policy that cannot be read, an instance
+// without worlds (Firefox) or a world open without a policy is refused
+// before anything is made. An empty policy does nothing.
+func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy state.WorldPolicy) (made bool, err error) {
+	if policy.Empty() {
+		return false, nil
+	}
+	inst, err := c.worldsOf(ctx, ref)
+	if err != nil {
+		return false, err
+	}
+	if err := worlds.CheckName(name); err != nil {
+		return false, err
+	}
+	return inst.Proxy.GuardWorld(ctx, name, policy)
+}
