@@ -55,7 +55,7 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 		{"browser_instance", fmt.Sprintf(`{"action":"close","id":%d}`, other), false, "closed"},
 		{"coordinator_stop_browser", `{}`, false, "stopped"},
 		{"coordinator_status", `{"instance":"nope"}`, true, "takes no arguments"}, // status takes no arguments: refused
-		{"browser_context", `{"action":"list"}`, false, "no open worlds"},
+		{"browser_context", `{"action":"list"}`, false, "no worlds open or kept"},
 		{"browser_context", fmt.Sprintf(`{"action":"close","name":"agent-1","instance":%d}`, port), true, `unknown world "agent-1"`},
 		{"browser_context", `{"action":"close","name":"a/b"}`, true, "invalid world name"},
 		{"download_list", `{"context":"agent-1"}`, false, "[]"},
@@ -91,8 +91,8 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
 		t.Fatalf("client output %q: %v", out, err)
 	}
-	if len(res.Tools) != 9 {
-		t.Fatalf("tools %v, want 9", res.Tools)
+	if len(res.Tools) != 10 {
+		t.Fatalf("tools %v, want 10", res.Tools)
 	}
 	for _, p := range res.ToolProblems {
 		t.Errorf("tools/list: %s", p)
@@ -102,7 +102,7 @@ func TestMCPOverStdioWithTheTypeScriptSDK(t *testing.T) {
 		"coordinator_launch_browser": "false false false false", "coordinator_stop_browser": "false true true false",
 		"coordinator_restart_browser": "false true false false", "browser_instance": "false true false false",
 		"download_list": "true false true false", "download_wait": "true false false false",
-		"browser_context": "false true false false",
+		"browser_context": "false true false false", "request_human": "false false false false",
 	}
 	for _, d := range res.ToolDefs {
 		a := d.Annotations
