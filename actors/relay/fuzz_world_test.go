@@ -22,6 +22,8 @@ func (wallWorld) Made() []string                                       { return 
 func (wallWorld) AddMade(context.Context, int, string) error           { return nil }
 func (wallWorld) Disposed(int, string)                                 {}
 func (wallWorld) PreparePage(context.Context, int, string)             {}
+func (wallWorld) BeforeClose(context.Context, int, string)             {}
+func (wallWorld) Proxy() (string, string)                              { return "", "" }
 func (wallWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
 
 // chromiumParam is a request's params member as Chromium reads it: keys
