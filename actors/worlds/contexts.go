@@ -110,7 +110,7 @@ func (r *run) snapshotDue() {
 	r.expireReads(now)
 	for _, w := range r.a.book {
 		if len(w.clients) > 0 {
-			r.read(w, nil)
+			r.readStorage(w, nil, false)
 		}
 	}
 }

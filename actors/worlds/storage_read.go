@@ -15,7 +15,14 @@ import (
 // their page has not what the world keeps for them yet). Origins no page
 // shows keep what was known of them. A kept world is then saved if it
 // changed. A crash loses what changed since the last read.
-func (r *run) read(w *world, then func()) {
+func (r *run) read(w *world, then func()) { r.readStorage(w, then, true) }
+
+// readStorage is read; a read that is not fresh (the tick's) joins one
+// under way, a fresh one (a client gone, a close, an export, the stop)
+// starts anew, what was under way answering nothing more: a read begun
+// before the change it must see, or one held by a page that answers
+// nothing, must not stand for it.
+func (r *run) readStorage(w *world, then func(), fresh bool) {
 	if then != nil {
 		w.store.readers = append(w.store.readers, then)
 	}
@@ -23,7 +30,7 @@ func (r *run) read(w *world, then func()) {
 		r.readDone(w, nil)
 		return
 	}
-	if w.store.reading {
+	if w.store.reading && !fresh {
 		return
 	}
 	w.store.reading, w.store.readSince = true, time.Now()
@@ -44,6 +51,9 @@ func (r *run) read(w *world, then func()) {
 			return
 		}
 		cookies := storagestate.FromCDP(res.Cookies)
+		// Kept at once: what a page's origins show may take longer.
+		w.store.state = storagestate.State{Cookies: cookies, Origins: w.store.state.Origins}
+		r.keep(w)
 		r.targets(func(all []Target, err error) {
 			if w.store.readSeq != seq {
 				return
