@@ -3,11 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"time"
 )
@@ -66,23 +62,8 @@ func (b *bench) measureLiveView(ctx context.Context) (*liveViewResult, error) {
 	if b.cfg.Quick {
 		rounds, window, samples = 2, 4*time.Second, 30
 	}
-	conf, err := json.Marshal(map[string]any{"browser": b.browser, "sides": sides, "rounds": rounds, "windowMs": window.Milliseconds(), "samples": samples})
+	out, err := runNodeBench(ctx, dir, b.root, "bench_liveview.mjs", map[string]any{"browser": b.browser, "sides": sides, "rounds": rounds, "windowMs": window.Milliseconds(), "samples": samples}, true)
 	if err != nil {
-		return nil, err
-	}
-	confFile := filepath.Join(b.root, "liveview.json")
-	if err := os.WriteFile(confFile, conf, 0o600); err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(dir, "bench_liveview.mjs"), confFile)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr // its progress
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("bench_liveview.mjs: %w", err)
-		}
 		return nil, err
 	}
 	var res struct {

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -209,25 +207,11 @@ func (b *bench) measureRestore(ctx context.Context) (*restoreResult, error) {
 			order = append(order, sides[(i+j)%len(sides)])
 		}
 	}
-	conf, err := json.Marshal(map[string]any{
+	out, err := runNodeBench(ctx, dir, b.root, "bench_restore.mjs", map[string]any{
 		"bin": b.bin, "state": states[0], "storageState": stateFile, "origins": origins, "tokens": tokens,
 		"chromiumWS": bare.ws, "order": order,
-	})
+	}, false)
 	if err != nil {
-		return nil, err
-	}
-	confFile := filepath.Join(b.root, "restore.json")
-	if err := os.WriteFile(confFile, conf, 0o600); err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(dir, "bench_restore.mjs"), confFile)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("bench_restore.mjs: %w: %s", err, tail(string(ee.Stderr), 1500))
-		}
 		return nil, err
 	}
 	var res struct {

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 )
@@ -87,25 +85,11 @@ func (b *bench) measureWorldTime(ctx context.Context) (*worldTimeResult, error) 
 			order = append(order, sides[(i+j)%len(sides)])
 		}
 	}
-	conf, err := json.Marshal(map[string]any{
+	out, err := runNodeBench(ctx, dir, b.root, "bench_world_time.mjs", map[string]any{
 		"bin": b.bin, "browser": b.browser, "state": states[0], "root": b.root,
 		"page": pages.base + helloPagePath, "chromiumWS": bare.ws, "order": order,
-	})
+	}, false)
 	if err != nil {
-		return nil, err
-	}
-	confFile := filepath.Join(b.root, "worldtime.json")
-	if err := os.WriteFile(confFile, conf, 0o600); err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(dir, "bench_world_time.mjs"), confFile)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("bench_world_time.mjs: %w: %s", err, tail(string(ee.Stderr), 1500))
-		}
 		return nil, err
 	}
 	var res struct {
