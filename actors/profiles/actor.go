@@ -53,6 +53,10 @@ var (
 type Actor struct {
 	spec    Spec
 	mailbox chan any
+	// known is what the actor last read or wrote of each file, so that a
+	// world made again is not parsed again from an unchanged file. Only
+	// Serve's goroutine touches it.
+	known map[string]knownFile
 }
 
 // New makes an actor over spec.Dir; it does nothing until served.
@@ -60,7 +64,7 @@ func New(spec Spec) *Actor {
 	if spec.WriteDelay <= 0 {
 		spec.WriteDelay = DefaultWriteDelay
 	}
-	return &Actor{spec: spec, mailbox: make(chan any)}
+	return &Actor{spec: spec, mailbox: make(chan any), known: map[string]knownFile{}}
 }
 
 func (a *Actor) String() string { return "profiles" }
@@ -170,6 +174,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 				m.reply <- loaded{state: st, found: found, err: err}
 			case forget:
 				delete(pending, m.name)
+				delete(a.known, m.name)
 				forgot, err := a.remove(m.name)
 				m.reply <- forgotten{forgot: forgot, err: err}
 			case list:

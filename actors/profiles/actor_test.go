@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,5 +136,53 @@ func TestPrepareRefusesADirOthersMayWrite(t *testing.T) {
 	}
 	if err := Prepare(dir); err == nil {
 		t.Fatal("a profiles dir of mode 0777 was taken")
+	}
+}
+
+// A profile read or written once is not parsed again while its file stays
+// as it was; a file changed on disk since (the user's edit, another
+// coordinator's write) is read again.
+func TestProfileChangedOnDiskIsReadAgain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "profiles")
+	ctx := context.Background()
+	a := serve(t, dir)
+	if err := a.Save(ctx, "shop", signedIn("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	token := func() string {
+		t.Helper()
+		got, found, err := a.Load(ctx, "shop")
+		if err != nil || !found || len(got.Origins) != 1 {
+			t.Fatalf("Load: %+v %v %v", got, found, err)
+		}
+		return got.Origins[0].LocalStorage[0].Value
+	}
+	if got := token(); got != "one" {
+		t.Fatalf("token %q, want one", got)
+	}
+	file := filepath.Join(dir, "shop"+fileSuffix)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := []byte(strings.ReplaceAll(string(data), `"one"`, `"six"`)) // the same size
+	later := time.Now().Add(time.Second)
+	if err := os.WriteFile(file, edited, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got := token(); got != "six" {
+		t.Fatalf("token %q after the file was edited, want six", got)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, err := a.Load(ctx, "shop"); found || err != nil {
+		t.Fatalf("Load after the file was removed: found %v, %v; want none", found, err)
 	}
 }

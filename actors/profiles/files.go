@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
@@ -51,13 +52,30 @@ func Prepare(dir string) error {
 	return state.PrepareDir(dir)
 }
 
+// knownFile is a profile file as the actor last read or wrote it: its
+// state, and the size and time that tell whether the file changed since.
+type knownFile struct {
+	state   storagestate.State
+	size    int64
+	modTime time.Time
+}
+
+func (k knownFile) is(info os.FileInfo) bool {
+	return k.size == info.Size() && k.modTime.Equal(info.ModTime())
+}
+
 func (a *Actor) read(name string) (storagestate.State, bool, error) {
 	p := a.path(name)
-	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+	info, err := os.Lstat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		delete(a.known, name)
 		return storagestate.State{}, false, nil
 	}
 	if !state.Mine(p) {
 		return storagestate.State{}, false, fmt.Errorf("%w: %s (another user's, or not a regular file); it is not read", ErrNotMine, p)
+	}
+	if k, ok := a.known[name]; ok && err == nil && k.is(info) {
+		return k.state, true, nil // unchanged since: a kept world made again is not parsed again
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -67,7 +85,15 @@ func (a *Actor) read(name string) (storagestate.State, bool, error) {
 	if err != nil {
 		return storagestate.State{}, false, fmt.Errorf("%w: %s: %w", ErrUnreadable, p, err)
 	}
+	a.remember(name, p, st)
 	return st, true, nil
+}
+
+// remember notes the state of the file at p as it is now.
+func (a *Actor) remember(name, p string, st storagestate.State) {
+	if info, err := os.Lstat(p); err == nil {
+		a.known[name] = knownFile{state: st, size: info.Size(), modTime: info.ModTime()}
+	}
 }
 
 func (a *Actor) write(name string, st storagestate.State) error {
@@ -82,7 +108,12 @@ func (a *Actor) write(name string, st storagestate.State) error {
 	if _, err := os.Lstat(p); err == nil && !state.Mine(p) {
 		return fmt.Errorf("%w: %s; it is not overwritten", ErrNotMine, p)
 	}
-	return state.WriteFileAtomic(p, append(data, '\n'))
+	delete(a.known, name)
+	if err := state.WriteFileAtomic(p, append(data, '\n')); err != nil {
+		return err
+	}
+	a.remember(name, p, st)
+	return nil
 }
 
 func (a *Actor) list() ([]Kept, error) {

@@ -116,6 +116,9 @@ func (r *Actor) Serve(ctx context.Context) error {
 		case d := <-run.dialed:
 			run.pause()
 			run.onDialed(d)
+		case target := <-run.prepared:
+			run.pause()
+			run.pagePrepared(target)
 		case <-run.handedBack: // nil while nothing waits for a human
 			run.pause()
 			run.handBack()

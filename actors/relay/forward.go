@@ -56,6 +56,9 @@ func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
 		run.world.held = append(run.world.held, msg) // behind a lookup, in order
 		return
 	}
+	if run.world != nil && run.world.waitForPreparation(msg, h) {
+		return
+	}
 	if run.waitForHuman(msg, h) {
 		return
 	}

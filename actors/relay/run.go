@@ -58,6 +58,7 @@ type relayRun struct {
 	// hand the world back (handedBack closes then).
 	forHuman   []*transport.Message
 	handedBack <-chan struct{}
+	prepared   chan string // pages the world prepared (world_prepare.go)
 }
 
 type dialResult struct {
@@ -81,6 +82,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		pending:        map[int64]bool{},
 		nextID:         r.dialect.firstOwnID(),
 		bootstrapTimer: time.NewTimer(time.Hour),
+		prepared:       make(chan string),
 	}
 	run.setup = r.dialect.newSetup(r.log, run.tellExtension)
 	run.bootstrapTimer.Stop()
@@ -159,7 +161,7 @@ func (run *relayRun) pause() {
 // resume switches the fast path on when the connection is connected: the
 // machine decides, the fast path follows.
 func (run *relayRun) resume() {
-	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.holding()) && len(run.forHuman) == 0 {
+	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.busy()) && len(run.forHuman) == 0 {
 		run.fast.set(run.link)
 		run.fastOn = true
 	}

@@ -31,8 +31,8 @@ type World interface {
 	// CloseBrowser closes the world's pages (a client's Browser.close).
 	CloseBrowser(ctx context.Context, ep browser.Endpoint) error
 	// PreparePage gets a page a client made in the world's own context
-	// ready for the world's kept storage, before the client hears of it;
-	// at once when there is nothing to prepare.
+	// ready for the world's kept storage; the client's navigation waits
+	// for it (world_prepare.go).
 	PreparePage(ctx context.Context, gen int, target string)
 	// BeforeClose reads what a page of the world's own context keeps
 	// (its origin's localStorage) before its client closes it.
@@ -62,6 +62,9 @@ type worldFilter struct {
 
 	lookup *worldLookup         // a client request waiting to learn its target's context
 	held   []*transport.Message // client messages behind it, in their order
+
+	preparing      map[string]bool      // pages the client made that the world is preparing
+	beforePrepared []*transport.Message // the client's navigation behind them, and what came after it
 }
 
 // worldRewrite is what the filter does with the answer to a request.
@@ -112,6 +115,10 @@ func (f *worldFilter) holdsBack(h *transport.Head) bool {
 // holding says client messages wait behind a lookup.
 func (f *worldFilter) holding() bool { return f.lookup != nil }
 
+// busy says the actor must see every client message: one waits behind a
+// lookup, or a page is being prepared.
+func (f *worldFilter) busy() bool { return f.lookup != nil || len(f.preparing) > 0 }
+
 // rebase follows the world into a new browser: its new context, and
 // nothing the client knew of the old one.
 func (f *worldFilter) rebase(context string, gen int) {
@@ -134,7 +141,9 @@ func (f *worldFilter) lost() []*transport.Message {
 		f.lookup = nil
 	}
 	again = append(again, f.held...)
-	f.held = nil
+	again = append(again, f.beforePrepared...)
+	f.held, f.beforePrepared = nil, nil
+	clear(f.preparing) // that browser's pages: the answers still to come find nothing
 	clear(f.foreign)
 	clear(f.own)
 	clear(f.rewrites) // the requests are sent again, and noted again then

@@ -229,7 +229,7 @@ func (run *relayRun) worldAnswer(rw worldRewrite, h *transport.Head, msg []byte)
 		if json.Unmarshal(msg, &ans) == nil && ans.Result.TargetID != "" {
 			// Before the client can navigate it: the world's kept origins'
 			// localStorage is set in its first documents of them.
-			f.w.PreparePage(run.ctx, f.gen, ans.Result.TargetID)
+			run.prepare(ans.Result.TargetID)
 		}
 	}
 	return nil

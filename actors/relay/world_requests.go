@@ -65,7 +65,7 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	// Creating a target, or a request that takes a context.
 	id := deref(p.BrowserContextID)
 	if rule == worldCreatesTarget && (id == "" || id == f.context || f.former[id]) {
-		f.rewrites[h.ID] = worldRewrite{rule: rule} // a page of the world's own context: prepared before the client hears of it
+		f.rewrites[h.ID] = worldRewrite{rule: rule} // a page of the world's own context: prepared before the client navigates it
 	}
 	switch {
 	case id != "" && f.owns(id):

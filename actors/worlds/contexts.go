@@ -8,8 +8,7 @@ import (
 
 // ensure has the world's context made in the running browser, then calls
 // done (if not nil) with it. A context is made once per browser however
-// many ask; the world's cookies are restored into it before anyone is
-// answered, so a client's first request finds them (restore).
+// many ask; the world's cookies are restored into it (restore).
 func (r *run) ensure(w *world, done func(string, error)) {
 	if r.current(w) {
 		if done != nil {
@@ -50,55 +49,56 @@ func (r *run) ensure(w *world, done func(string, error)) {
 			w.settle("", fmt.Errorf("making the browser context of world %s: %w", w.name(), errOr(a.err(), "no browserContextId in the answer")))
 			return
 		}
-		// Still making until restored: who asks meanwhile waits for this
-		// context, not another.
 		r.restore(w, gen, res.BrowserContextID)
 	})
 }
 
-// restore sets the world's cookies into its new context and has its
-// origins' localStorage wait for their first documents there, then makes
-// that context the world's.
+// restore makes the new context the world's, has its origins'
+// localStorage wait for their first documents there, and sets the
+// world's cookies into it. Who waits for the context is answered at once:
+// a client connects and sets its pages up while the cookies are set;
+// what must find them waits for them (afterRestore): a page's
+// preparation, hence its navigation, and a read of the world's storage.
 func (r *run) restore(w *world, gen int, context string) {
-	made := func() {
-		if w.making != gen {
-			// Closed, or its browser gone, meanwhile: a context made for
-			// nobody goes, and who waited for it hears so (unless a newer
-			// browser's context is being made for them).
-			r.dispose([]string{context}, func() {})
-			if w.making == 0 {
-				w.settle("", ErrBrowserGone)
-			}
-			return
-		}
-		w.making = 0
-		if !r.running || r.ep.Generation != gen || r.entry(w.handle) == nil {
+	if w.making != gen {
+		// Closed, or its browser gone, meanwhile: a context made for
+		// nobody goes, and who waited for it hears so (unless a newer
+		// browser's context is being made for them).
+		r.dispose([]string{context}, func() {})
+		if w.making == 0 {
 			w.settle("", ErrBrowserGone)
-			return
 		}
-		w.context, w.gen = context, gen
-		clear(w.made)
-		w.publish()
-		cookies, origins := w.store.state.Counts()
-		r.log.Info().Str("world", w.name()).Str("context", context).Int("generation", gen).
-			Int("cookiesRestored", cookies).Int("originsRestored", origins).Msg("world's browser context made")
-		w.settle(context, nil)
+		return
 	}
-	seeded := func() {
-		w.store.plantSeeds() // published with the context: its first page is prepared
-		made()
+	w.making = 0
+	if !r.running || r.ep.Generation != gen || r.entry(w.handle) == nil {
+		w.settle("", ErrBrowserGone)
+		return
 	}
+	w.context, w.gen = context, gen
+	clear(w.made)
+	w.store.plantSeeds() // published with the context: its first page is prepared
 	cookies := w.store.state.CDPCookies()
+	seq, ready := w.store.restoring(len(cookies) > 0)
+	w.publish()
+	nCookies, origins := w.store.state.Counts()
+	r.log.Info().Str("world", w.name()).Str("context", context).Int("generation", gen).
+		Int("cookiesRestored", nCookies).Int("originsRestored", origins).Msg("world's browser context made")
+	w.settle(context, nil)
+	for _, then := range ready {
+		then()
+	}
 	if len(cookies) == 0 {
-		seeded()
 		return
 	}
 	params := map[string]any{"browserContextId": context, "cookies": cookies}
 	r.call("Storage.setCookies", params, func(a answer) {
-		if err := a.err(); err != nil {
+		if err := a.err(); err != nil && w.context == context {
 			r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's cookies were not restored")
 		}
-		seeded()
+		for _, then := range w.store.restored(seq) {
+			then()
+		}
 	})
 }
 

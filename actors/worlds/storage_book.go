@@ -12,9 +12,16 @@ import (
 type worldStorage struct {
 	state storagestate.State // what the world has: read from its context, kept, or seeded
 	// kept: saved to the profiles (a named world whose profile was
-	// readable); saved is what was last handed to them.
-	kept  bool
-	saved []byte
+	// readable); saved is what was last handed to them (or read from
+	// them), once there is one.
+	kept     bool
+	saved    storagestate.State
+	hasSaved bool
+	// lastCookies are the cookies the last read found, as the browser
+	// sent them (cookiesRead) and as kept: the same answer is not decoded
+	// again.
+	cookiesRead []byte
+	lastCookies []storagestate.Cookie
 	// closing: its last read before its close is under way.
 	closing bool
 	// A read of its context is under way (the readSeq-th, since
@@ -23,6 +30,11 @@ type worldStorage struct {
 	readSeq   int
 	readSince time.Time
 	readers   []func()
+	// While its cookies are being set into its new context (the
+	// restoreSeq-th restore), what must find them waits in afterRestore.
+	restoreSeq   int
+	restoreOn    bool
+	afterRestore []func()
 	// seeds is the localStorage each kept origin is still to get in the
 	// world's context of the moment, set as the origin's first document
 	// there loads (storage_seed.go).
@@ -40,6 +52,44 @@ func emptyState() storagestate.State {
 // contextGone drops the seeds a context that is gone was still to get:
 // the next context gets the whole state again.
 func (s *worldStorage) contextGone() { clear(s.seeds) }
+
+// restoring starts a restore of the world's cookies and answers its
+// number; with no cookies to set it is over at once, and what waited for
+// an earlier one is ready.
+func (s *worldStorage) restoring(cookies bool) (seq int, ready []func()) {
+	s.restoreSeq++
+	s.restoreOn = cookies
+	if !cookies {
+		ready = s.flushAfterRestore()
+	}
+	return s.restoreSeq, ready
+}
+
+// restored ends restore seq, if it is the latest, and answers what waited
+// for it.
+func (s *worldStorage) restored(seq int) []func() {
+	if seq != s.restoreSeq || !s.restoreOn {
+		return nil
+	}
+	s.restoreOn = false
+	return s.flushAfterRestore()
+}
+
+func (s *worldStorage) flushAfterRestore() []func() {
+	waiting := s.afterRestore
+	s.afterRestore = nil
+	return waiting
+}
+
+// waitsForRestore keeps then for the end of the restore under way, if
+// one is: then runs once the world's cookies are in its context.
+func (s *worldStorage) waitsForRestore(then func()) bool {
+	if !s.restoreOn {
+		return false
+	}
+	s.afterRestore = append(s.afterRestore, then)
+	return true
+}
 
 // plantSeeds has every origin of the state with localStorage wait for its
 // first document in a new context.

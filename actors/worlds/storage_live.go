@@ -1,6 +1,7 @@
 package worlds
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -71,7 +72,9 @@ func withOrigin(st storagestate.State, origin string, items map[string]string) s
 	if len(items) > 0 {
 		out.Origins = append(out.Origins, storagestate.OriginOf(origin, items))
 	}
-	out.Sort()
+	// Only the origins: the cookies are st's, shared with who holds st
+	// (the ProfilesActor), and already in order.
+	slices.SortFunc(out.Origins, func(a, b storagestate.Origin) int { return cmp.Compare(a.Origin, b.Origin) })
 	return out
 }
 

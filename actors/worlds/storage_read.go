@@ -23,6 +23,9 @@ func (r *run) read(w *world, then func()) { r.readStorage(w, then, true) }
 // before the change it must see, or one held by a page that answers
 // nothing, must not stand for it.
 func (r *run) readStorage(w *world, then func(), fresh bool) {
+	if w.store.waitsForRestore(func() { r.readStorage(w, then, fresh) }) {
+		return // a read now would find the context without the world's cookies, and keep that
+	}
 	if then != nil {
 		w.store.readers = append(w.store.readers, then)
 	}
@@ -50,7 +53,12 @@ func (r *run) readStorage(w *world, then func(), fresh bool) {
 			r.readDone(w, nil)
 			return
 		}
-		cookies := storagestate.FromCDP(res.Cookies)
+		cookies := w.store.lastCookies
+		if cookies == nil || !bytes.Equal(res.Cookies, w.store.cookiesRead) {
+			cookies = storagestate.FromCDP(res.Cookies)
+			storagestate.State{Cookies: cookies}.Sort() // as the read's end sorts them: equal when unchanged
+			w.store.cookiesRead, w.store.lastCookies = bytes.Clone(res.Cookies), cookies
+		}
 		// Kept at once: what a page's origins show may take longer.
 		w.store.state = storagestate.State{Cookies: cookies, Origins: w.store.state.Origins}
 		r.keep(w)
@@ -176,8 +184,7 @@ func (r *run) keep(w *world) {
 	if !w.store.kept || r.a.spec.Profiles == nil {
 		return
 	}
-	data, err := json.Marshal(w.store.state)
-	if err != nil || bytes.Equal(data, w.store.saved) {
+	if w.store.hasSaved && w.store.state.Equal(w.store.saved) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), saveWait)
@@ -186,5 +193,5 @@ func (r *run) keep(w *world) {
 		r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's storage was not handed to the profiles; the next read tries again")
 		return
 	}
-	w.store.saved = data
+	w.store.saved, w.store.hasSaved = w.store.state, true
 }

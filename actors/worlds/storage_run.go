@@ -48,8 +48,7 @@ func (r *run) loadProfile(w *world) {
 	}
 	w.store.kept = true
 	if found {
-		w.store.state = st
-		r.keep(w) // marks it saved as it is
+		w.store.state, w.store.saved, w.store.hasSaved = st, st, true // as saved
 		cookies, origins := st.Counts()
 		r.log.Info().Str("world", w.name()).Int("cookies", cookies).Int("origins", origins).Msg("the world's profile was read")
 	}
