@@ -55,7 +55,7 @@ type Actor struct {
 	mailbox chan any
 	// known is what the actor last read or wrote of each file, so that a
 	// world made again is not parsed again from an unchanged file. Only
-	// Serve's goroutine touches it.
+	// Serve's goroutine touches it (the writer says what it wrote).
 	known map[string]knownFile
 }
 
@@ -146,45 +146,174 @@ type (
 )
 
 // Serve runs the actor until ctx is done; what was handed in and not
-// written is written then.
+// written is written then. Files are written by a writer of its own, so
+// that the actor answers (a Save, a Load) while a write waits on the disk:
+// the WorldsActor, and the clients behind it, never wait for a disk.
 func (a *Actor) Serve(ctx context.Context) error {
-	pending := map[string]storagestate.State{}
-	due := time.NewTimer(time.Hour)
-	due.Stop()
-	defer func() { a.writeAll(pending) }()
+	s := &serving{a: a, pending: map[string]storagestate.State{}, due: time.NewTimer(time.Hour),
+		writes: make(chan map[string]storagestate.State), written: make(chan []written)}
+	s.due.Stop()
+	writer := make(chan struct{})
+	go func() { defer close(writer); s.write() }()
+	defer func() {
+		s.stop()
+		close(s.writes)
+		<-writer
+	}()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-due.C:
-			a.writeAll(pending)
+		case <-s.due.C:
+			s.startWrite()
+		case w := <-s.written:
+			s.onWritten(w)
 		case m := <-a.mailbox:
-			switch m := m.(type) {
-			case save:
-				if len(pending) == 0 {
-					due.Reset(a.spec.WriteDelay)
-				}
-				pending[m.name] = m.state
-			case load:
-				if st, ok := pending[m.name]; ok {
-					m.reply <- loaded{state: st, found: true}
-					continue
-				}
-				st, found, err := a.read(m.name)
-				m.reply <- loaded{state: st, found: found, err: err}
-			case forget:
-				delete(pending, m.name)
-				delete(a.known, m.name)
-				forgot, err := a.remove(m.name)
-				m.reply <- forgotten{forgot: forgot, err: err}
-			case list:
-				a.writeAll(pending) // sizes and times as of now
-				kept, err := a.list()
-				m.reply <- listed{kept: kept, err: err}
-			case flush:
-				m.reply <- a.writeAll(pending)
-			}
+			s.on(m)
 		}
+	}
+}
+
+// serving is the actor's state while it serves; only Serve's goroutine
+// touches it, but for write, the writer's loop.
+type serving struct {
+	a       *Actor
+	pending map[string]storagestate.State // handed in, not yet being written
+	due     *time.Timer                   // when pending is written
+	// inFlight is what the writer is writing (nil: it is idle); what must
+	// see it written (a flush, a list, a forget of a world in it) waits.
+	inFlight map[string]storagestate.State
+	waiting  []any
+	errs     []error // of the writes since the first waiting flush
+	writes   chan map[string]storagestate.State
+	written  chan []written
+}
+
+// written is one file's write: what the file now holds, or why not.
+type written struct {
+	name string
+	file knownFile
+	err  error
+}
+
+func (s *serving) on(m any) {
+	switch m := m.(type) {
+	case save:
+		if len(s.pending) == 0 && s.inFlight == nil {
+			s.due.Reset(s.a.spec.WriteDelay)
+		}
+		s.pending[m.name] = m.state
+	case load:
+		if st, ok := s.pending[m.name]; ok {
+			m.reply <- loaded{state: st, found: true}
+			return
+		}
+		if st, ok := s.inFlight[m.name]; ok {
+			m.reply <- loaded{state: st, found: true}
+			return
+		}
+		st, found, err := s.a.read(m.name)
+		m.reply <- loaded{state: st, found: found, err: err}
+	case forget:
+		delete(s.pending, m.name)
+		if _, ok := s.inFlight[m.name]; ok {
+			s.waiting = append(s.waiting, m) // its file is being written: removed once it is
+			return
+		}
+		delete(s.a.known, m.name)
+		forgot, err := s.a.remove(m.name)
+		m.reply <- forgotten{forgot: forgot, err: err}
+	case list, flush: // once everything handed in is on disk: sizes and times as of now
+		if len(s.pending) == 0 && s.inFlight == nil {
+			s.answer(m, s.errs)
+			return
+		}
+		s.waiting = append(s.waiting, m)
+		s.startWrite()
+	}
+}
+
+// answer answers a list or a flush now that nothing is left to write.
+func (s *serving) answer(m any, errs []error) {
+	switch m := m.(type) {
+	case list:
+		kept, err := s.a.list()
+		m.reply <- listed{kept: kept, err: err}
+	case flush:
+		m.reply <- errors.Join(errs...)
+	}
+}
+
+// startWrite hands what is pending to the writer, if it is idle.
+func (s *serving) startWrite() {
+	if s.inFlight != nil || len(s.pending) == 0 {
+		return
+	}
+	s.inFlight, s.pending = s.pending, map[string]storagestate.State{}
+	for name := range s.inFlight {
+		delete(s.a.known, name)
+	}
+	s.writes <- s.inFlight
+}
+
+// onWritten takes the writer's news, answers what waited for it, and goes
+// on with what was handed in meanwhile.
+func (s *serving) onWritten(files []written) {
+	for _, w := range files {
+		if w.err != nil {
+			s.errs = append(s.errs, w.err)
+			continue
+		}
+		s.a.known[w.name] = w.file
+	}
+	s.inFlight = nil
+	waiting := s.waiting
+	s.waiting = nil
+	flushing := false
+	for _, m := range waiting {
+		switch m.(type) {
+		case list, flush:
+			if len(s.pending) > 0 {
+				s.waiting, flushing = append(s.waiting, m), true
+				continue
+			}
+			s.answer(m, s.errs)
+		default:
+			s.on(m)
+		}
+	}
+	if !flushing {
+		s.errs = nil
+	}
+	switch {
+	case flushing:
+		s.startWrite()
+	case len(s.pending) > 0:
+		s.due.Reset(s.a.spec.WriteDelay)
+	}
+}
+
+// write is the writer's loop: each batch written, then told.
+func (s *serving) write() {
+	for batch := range s.writes {
+		s.written <- s.a.writeAll(batch)
+	}
+}
+
+// stop writes what is left when the actor stops, and answers who waits.
+func (s *serving) stop() {
+	s.due.Stop()
+	if s.inFlight != nil {
+		s.onWritten(<-s.written)
+	}
+	for _, w := range s.a.writeAll(s.pending) {
+		if w.err != nil {
+			s.errs = append(s.errs, w.err)
+		}
+	}
+	clear(s.pending)
+	for _, m := range s.waiting {
+		s.on(m)
 	}
 }
 
@@ -194,18 +323,19 @@ func (a *Actor) path(name string) string { return filepath.Join(a.spec.Dir, name
 
 const fileSuffix = ".storage-state.json"
 
-// writeAll writes every pending state and empties pending.
-func (a *Actor) writeAll(pending map[string]storagestate.State) error {
-	var errs []error
-	for name, st := range pending {
-		if err := a.write(name, st); err != nil {
-			errs = append(errs, err)
+// writeAll writes every state of a batch, and says what each file holds
+// now. It touches nothing of the actor's: the writer runs it.
+func (a *Actor) writeAll(batch map[string]storagestate.State) []written {
+	var out []written
+	for name, st := range batch {
+		file, err := a.write(name, st)
+		if err != nil {
 			// Never the values: a profile holds sign-ins.
 			a.spec.Log.Error().Err(err).Str("world", name).Msg("the world's storage was not saved")
 		}
+		out = append(out, written{name: name, file: file, err: err})
 	}
-	clear(pending)
-	return errors.Join(errs...)
+	return out
 }
 
 // ErrNoDir: the profiles directory is gone or not the user's.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
@@ -184,5 +185,48 @@ func TestProfileChangedOnDiskIsReadAgain(t *testing.T) {
 	}
 	if _, found, err := a.Load(ctx, "shop"); found || err != nil {
 		t.Fatalf("Load after the file was removed: found %v, %v; want none", found, err)
+	}
+}
+
+// A write that waits on the disk holds nobody: the actor takes a world's
+// next state and answers a load meanwhile (the WorldsActor, and the
+// clients behind it, never wait for a disk); a flush answers once both are
+// written, the newest last.
+func TestProfilesAnswerWhileAWriteWaitsOnTheDisk(t *testing.T) {
+	stuck, release := make(chan string, 4), make(chan struct{})
+	writeFileAtomic = func(p string, data []byte) error {
+		stuck <- filepath.Base(p)
+		<-release
+		return state.WriteFileAtomic(p, data)
+	}
+	t.Cleanup(func() { writeFileAtomic = state.WriteFileAtomic })
+	dir := filepath.Join(t.TempDir(), "profiles")
+	a := serve(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := a.Save(ctx, "shop", signedIn("one")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-stuck: // the writer waits on the disk
+	case <-ctx.Done():
+		t.Fatal("the state handed in was not written")
+	}
+	if err := a.Save(ctx, "shop", signedIn("two")); err != nil {
+		t.Fatalf("a save while a write waits on the disk: %v", err)
+	}
+	got, found, err := a.Load(ctx, "shop")
+	if err != nil || !found || got.Cookies[0].Value != "two" {
+		t.Fatalf("a load while a write waits on the disk: %+v %v %v, want the newest state", got, found, err)
+	}
+	flushed := make(chan error, 1)
+	go func() { flushed <- a.Flush(context.Background()) }()
+	close(release)
+	if err := <-flushed; err != nil {
+		t.Fatal(err)
+	}
+	b := serve(t, dir)
+	if got, _, err := b.Load(context.Background(), "shop"); err != nil || got.Cookies[0].Value != "two" {
+		t.Fatalf("on disk after the flush: %+v %v, want two", got, err)
 	}
 }

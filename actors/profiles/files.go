@@ -85,35 +85,35 @@ func (a *Actor) read(name string) (storagestate.State, bool, error) {
 	if err != nil {
 		return storagestate.State{}, false, fmt.Errorf("%w: %s: %w", ErrUnreadable, p, err)
 	}
-	a.remember(name, p, st)
+	a.known[name] = knownFile{state: st, size: info.Size(), modTime: info.ModTime()}
 	return st, true, nil
 }
 
-// remember notes the state of the file at p as it is now.
-func (a *Actor) remember(name, p string, st storagestate.State) {
-	if info, err := os.Lstat(p); err == nil {
-		a.known[name] = knownFile{state: st, size: info.Size(), modTime: info.ModTime()}
-	}
-}
+// writeFileAtomic writes a profile file (a test makes it slow).
+var writeFileAtomic = state.WriteFileAtomic
 
-func (a *Actor) write(name string, st storagestate.State) error {
+// write writes a world's file, and answers what it holds now. Run by the
+// writer: it reads and changes nothing of the actor's.
+func (a *Actor) write(name string, st storagestate.State) (knownFile, error) {
 	if err := Prepare(a.spec.Dir); err != nil { // removed or changed since start
-		return err
+		return knownFile{}, err
 	}
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
-		return err
+		return knownFile{}, err
 	}
 	p := a.path(name)
 	if _, err := os.Lstat(p); err == nil && !state.Mine(p) {
-		return fmt.Errorf("%w: %s; it is not overwritten", ErrNotMine, p)
+		return knownFile{}, fmt.Errorf("%w: %s; it is not overwritten", ErrNotMine, p)
 	}
-	delete(a.known, name)
-	if err := state.WriteFileAtomic(p, append(data, '\n')); err != nil {
-		return err
+	if err := writeFileAtomic(p, append(data, '\n')); err != nil {
+		return knownFile{}, err
 	}
-	a.remember(name, p, st)
-	return nil
+	info, err := os.Lstat(p)
+	if err != nil {
+		return knownFile{}, err
+	}
+	return knownFile{state: st, size: info.Size(), modTime: info.ModTime()}, nil
 }
 
 func (a *Actor) list() ([]Kept, error) {
