@@ -11,16 +11,47 @@ import (
 
 // worldParams are the parameters the wall looks at in a request.
 type worldParams struct {
-	TargetID         *string `json:"targetId"`
-	BrowserContextID *string `json:"browserContextId"`
+	TargetID         *string
+	BrowserContextID *string
 }
 
+// readWorldParams reads them as Chromium does: keys matched exactly, the
+// last of duplicates winning. encoding/json's struct decoding also takes
+// "TargetId" or "Params" for them, which Chromium ignores: a request could
+// show the wall one context or target and the browser another.
 func readWorldParams(msg []byte) (worldParams, error) {
-	var m struct {
-		Params worldParams `json:"params"`
+	var p worldParams
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &top); err != nil {
+		return p, err
 	}
-	err := json.Unmarshal(msg, &m)
-	return m.Params, err
+	raw, ok := top["params"]
+	if !ok || string(raw) == "null" {
+		return p, nil
+	}
+	var params map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &params); err != nil {
+		return p, err
+	}
+	var err error
+	if p.TargetID, err = stringParam(params, "targetId"); err != nil {
+		return p, err
+	}
+	p.BrowserContextID, err = stringParam(params, "browserContextId")
+	return p, err
+}
+
+// stringParam is params[key] as a string, nil when absent or null.
+func stringParam(params map[string]json.RawMessage, key string) (*string, error) {
+	raw, ok := params[key]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("params.%s: %w", key, err)
+	}
+	return &s, nil
 }
 
 // withContext returns msg with params.browserContextId set to context; the
