@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -55,8 +56,8 @@ func FuzzSessionRewrite(f *testing.F) {
 
 func fromBrowser(t *testing.T, b []byte) {
 	in := members(b)
-	if in == nil {
-		return
+	if in == nil || !utf8.Valid(b) {
+		return // Chromium writes UTF-8 (encoding/json would read U+FFFD)
 	}
 	var want string
 	if raw, ok := in["sessionId"]; ok && json.Unmarshal(raw, &want) != nil {
@@ -94,8 +95,8 @@ func toBrowser(t *testing.T, b []byte, id string) {
 	if in == nil {
 		return
 	}
-	if _, has := in["sessionId"]; has {
-		return // Session.Write sends those as they are (a child session's)
+	if _, has := in["sessionId"]; has || !utf8.ValidString(id) {
+		return // Session.Write sends those as they are (a child session's); Chromium's ids are hex
 	}
 	tag := sessionTag(id)
 	head, rest, err := tagged(nil, tag, b)
