@@ -27,6 +27,7 @@ type report struct {
 	WorldTime     *worldTimeResult     `json:"worldtime,omitempty"`
 	LiveView      *liveViewResult      `json:"liveview,omitempty"`
 	WorldScale    *worldScaleResult    `json:"worldscale,omitempty"`
+	Soak          *soakResult          `json:"soak,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -189,6 +190,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, worldScaleRows(w)...)
 	} else {
 		missing("worldscale", "how worlds' cost grows")
+	}
+	if w := r.Soak; w != nil {
+		rows = append(rows, soakRows(w)...)
+	} else {
+		missing("soak", "the soak")
 	}
 	return rows
 }
