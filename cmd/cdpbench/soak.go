@@ -87,6 +87,9 @@ func (s *soak) end() {
 
 func (s *soak) elapsed() time.Duration { return time.Since(s.start) }
 
+// soakStagger is the time between two agents' first runs.
+const soakStagger = 3 * time.Second
+
 // measureSoak runs the soak figure.
 func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	clients, err := clientsDir()
@@ -120,11 +123,11 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	defer cancelRuns()
 	s.start = time.Now()
 	var agents, watchers sync.WaitGroup
-	for _, a := range s.agents {
+	for i, a := range s.agents {
 		agents.Add(1)
 		go func() { // owned: ends when s.end and its run finished, or runCtx ends
 			defer agents.Done()
-			a.run(runCtx, s)
+			a.run(runCtx, s, time.Duration(i)*soakStagger)
 		}()
 	}
 	faultCtx, stopFaults := context.WithCancel(ctx)

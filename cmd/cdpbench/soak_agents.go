@@ -88,7 +88,14 @@ func (a *soakAgent) reach() string {
 
 // run starts runs until s says the soak ends; a run in progress then
 // finishes its loops.
-func (a *soakAgent) run(ctx context.Context, s *soak) {
+func (a *soakAgent) run(ctx context.Context, s *soak, delay time.Duration) {
+	// Agents start a moment apart, as a user's do: three Puppeteer clients
+	// connecting to one Chromium at the same instant stall one's first
+	// Runtime.callFunctionOn for its protocolTimeout, on a bare Chromium
+	// 156 too (measured 2026-11-27), which is no fault of cdpvisor's.
+	if sleepCtx(ctx, delay) != nil {
+		return
+	}
 	for s.nextRun(ctx) {
 		a.once(ctx, s)
 		s.runEnded()
