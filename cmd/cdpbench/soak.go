@@ -131,20 +131,26 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 		}()
 	}
 	faultCtx, stopFaults := context.WithCancel(ctx)
+	sampleCtx, stopSamples := context.WithCancel(ctx)
 	var faults []soakFault
 	var samples []soakSample
 	var idle soakIdle
-	watchers.Add(2)
+	var faulting sync.WaitGroup
+	faulting.Add(1)
 	go func() { // owned: stopFaults
-		defer watchers.Done()
+		defer faulting.Done()
 		faults, idle = s.schedule(faultCtx)
 	}()
-	go func() { // owned: stopFaults
+	watchers.Add(1)
+	go func() { // owned: stopSamples
 		defer watchers.Done()
-		samples = s.sampleEvery(faultCtx, b.cfg.SoakSample)
+		samples = s.sampleEvery(sampleCtx, b.cfg.SoakSample)
 	}()
 
 	_ = sleepCtx(ctx, b.cfg.SoakDuration)
+	// No fault after the duration: the runs in progress finish their loops.
+	stopFaults()
+	faulting.Wait()
 	s.end()
 	progress("soak: %s over; waiting for the runs in progress to finish their loops", b.cfg.SoakDuration)
 	finished := make(chan struct{})
@@ -162,7 +168,7 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 		cancelRuns()
 		<-finished
 	}
-	stopFaults()
+	stopSamples()
 	watchers.Wait()
 	res.Start, res.Faults, res.Idle, res.Samples = s.start, faults, idle, samples
 	for _, a := range s.agents {

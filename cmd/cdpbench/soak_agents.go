@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -169,8 +170,9 @@ func (a *soakAgent) heard(line string, last *string, s *soak) {
 		})
 		*last = "fail"
 		s.fails.Add(1)
+		first, _, _ := strings.Cut(m.Fail, "\n")
 		progress("soak %s: %s (%s) loop %d failed after %.1f s: %s", s.elapsed().Round(time.Second), a.name, a.kind,
-			derefInt(m.Loop), float64(m.T1-m.T0)/1000, m.Fail)
+			derefInt(m.Loop), float64(m.T1-m.T0)/1000, first)
 	case m.Loop != nil:
 		a.stats.Loops++
 		*last = "loop"
