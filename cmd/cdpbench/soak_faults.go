@@ -127,10 +127,11 @@ func (s *soak) hangBrowser() soakFault {
 }
 
 // browserPid is the main process of the run's browser (its launch dir is
-// under the run's root; helpers carry --type=), 0 when none runs.
+// under the run's root, and cdpvisor spawns it as the leader of a group of
+// its own: its helpers, crashpad's included, are not), 0 when none runs.
 func (s *soak) browserPid() int {
 	for _, pid := range processesWithEnvPrefix("CDPVISOR_LAUNCH_DIR=" + s.root) {
-		if cmd := commandOf(pid); cmd != "" && !containsWord(cmd, "--type=") {
+		if pgidOf(pid) == pid {
 			return pid
 		}
 	}

@@ -42,8 +42,6 @@ func commandOf(pid int) string {
 	return strings.TrimSpace(string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
 }
 
-func containsWord(s, w string) bool { return strings.Contains(s, w) }
-
 // procCounts reads a process's threads and open fds.
 func procCounts(pid int) (threads, fds int) {
 	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status"); err == nil {
@@ -61,3 +59,39 @@ func procCounts(pid int) (threads, fds int) {
 
 func stopPid(pid int) error { return syscall.Kill(pid, syscall.SIGSTOP) }
 func contPid(pid int) error { return syscall.Kill(pid, syscall.SIGCONT) }
+
+// groupSize is how many processes are in process group pgid (a browser
+// and its helpers: its zygotes' children do not show its environment).
+func groupSize(pgid int) int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	n := 0
+	for _, p := range stats {
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		if pgidOf(pid) == pgid {
+			n++
+		}
+	}
+	return n
+}
+
+// pgidOf is pid's process group, -1 when it is gone.
+func pgidOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	// The fields after the command name, which may hold spaces: state ppid pgrp.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 3 {
+		return -1
+	}
+	g, err := strconv.Atoi(f[2])
+	if err != nil {
+		return -1
+	}
+	return g
+}

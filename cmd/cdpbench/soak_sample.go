@@ -63,7 +63,10 @@ func (s *soak) sample(ctx context.Context) soakSample {
 		}
 		return nil
 	})
-	x.BrowserProcs = len(processesWithEnvPrefix("CDPVISOR_LAUNCH_DIR=" + s.root))
+	// The browser's group: Chromium spawns it in a group of its own.
+	if pid := s.browserPid(); pid > 0 {
+		x.BrowserProcs = groupSize(pid)
+	}
 	x.Worlds = countWorlds(ctx, s.cv.endpoint)
 	tmp, _ := filepath.Glob(filepath.Join(s.root, "org.chromium.Chromium.*"))
 	x.ChromiumTmp = len(tmp)
