@@ -79,7 +79,7 @@ func (r *soakResult) classify() {
 		for j := range st.Failures {
 			f := &st.Failures[j]
 			for _, fault := range r.Faults {
-				if fault.Missed != "" || (fault.Kind == "agent" && fault.Agent != f.Agent) {
+				if fault.Missed != "" || (fault.Kind == "agent" && fault.Agent != st.Agent) {
 					continue
 				}
 				if !f.T0.After(fault.Until) && !f.T1.Before(fault.At) {
