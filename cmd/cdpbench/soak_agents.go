@@ -69,7 +69,7 @@ func newSoakAgents(n int) []*soakAgent {
 		default:
 			a.kind = soakKinds[(i-2)%len(soakKinds)]
 			a.world = "soak-" + a.name
-			a.byPort = i%2 == 1
+			a.byPort = (i-2)/len(soakKinds)%2 == 1 // each kind both ways, in turns
 		}
 		a.stats = soakAgentStats{Agent: a.name, Kind: a.kind, Reach: a.reach()}
 		agents[i] = a

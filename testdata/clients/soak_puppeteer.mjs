@@ -1,15 +1,17 @@
 // A soak agent on puppeteer-core (cdpbench --only soak; soak_loop.mjs has
 // the protocol): each loop navigates, types, clicks, evaluates, takes a
-// screenshot, and opens and closes a second tab. No download: Puppeteer's
-// click on a download link, three clients on one browser, stalls its next
-// Runtime.callFunctionOn for its whole protocolTimeout on a bare Chromium
-// 156 as well (measured 2026-11-27); chrome-remote-interface downloads.
+// screenshot, and opens and closes a second tab (chrome-remote-interface
+// downloads). Three Puppeteer clients sharing one context of a bare
+// Chromium 156 stall one's Runtime.callFunctionOn for its whole
+// protocolTimeout now and then (measured 2026-11-27); in worlds they do not.
 import puppeteer from 'puppeteer-core';
 import { run } from './soak_loop.mjs';
+import { connectPuppeteer } from './connect.mjs';
 
 run({
   connect: async (endpoint) => {
-    const browser = await puppeteer.connect({ browserURL: endpoint, protocolTimeout: 30000 });
+    // Not connect({browserURL}): Puppeteer drops a world's /context/NAME.
+    const browser = await connectPuppeteer(puppeteer, endpoint, { protocolTimeout: 30000 });
     return { browser, page: await browser.newPage() };
   },
   work: async (c, site, i) => {
