@@ -114,7 +114,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	// What coordinators killed before us (watchdogs included) left behind.
-	watchdog.Reap(cfg.Sys, cfg.StateDir, os.TempDir(), cfg.Log)
+	watchdog.Reap(cfg.Sys, cfg.StateDir, launch.TempRoot(), cfg.Log)
 	l, err := listenDefault(cfg)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ type child struct {
 // behind: the process group is ended and the temporary directories are
 // removed. onStderr, when not nil, sees every stderr line (for debug logs).
 func Start(ctx context.Context, opts Options, onStderr func(string), fam *Family) (*Process, error) {
-	scratch, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", TempPrefix, os.Getpid()))
+	scratch, err := os.MkdirTemp(TempRoot(), fmt.Sprintf("%s%d-", TempPrefix, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
 	}

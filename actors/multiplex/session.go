@@ -3,6 +3,7 @@ package multiplex
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +54,14 @@ func (c *Connection) open(ctx context.Context, method string, params any) (*Sess
 
 func (s *Session) setID(id string) {
 	s.id = id
-	s.tag = fmt.Appendf(nil, `"sessionId":%q`, id)
+	s.tag = sessionTag(id)
+}
+
+// sessionTag is the member `"sessionId":ID` with id as JSON writes it (Go's
+// %q escapes some characters in ways JSON does not read).
+func sessionTag(id string) []byte {
+	quoted, _ := json.Marshal(id)
+	return append([]byte(`"sessionId":`), quoted...)
 }
 
 func (s *Session) Mode() string { return "pipe" }
@@ -143,29 +151,39 @@ func (s *Session) Close(int, string) {
 // writeTagged writes msg, a root-level message of a session, with the
 // session's id as its first member.
 func (c *Connection) writeTagged(tag, msg []byte) error {
-	i := 0
-	for i < len(msg) && isSpace(msg[i]) {
-		i++
-	}
-	if i == len(msg) || msg[i] != '{' {
-		return fmt.Errorf("a CDP message must be a JSON object")
-	}
-	rest := msg[i+1:]
-	j := 0
-	for j < len(rest) && isSpace(rest[j]) {
-		j++
-	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	head := append(append(c.head[:0], '{'), tag...)
-	if j == len(rest) || rest[j] != '}' {
-		head = append(head, ',')
+	head, rest, err := tagged(c.head[:0], tag, msg)
+	if err != nil {
+		return err
 	}
 	c.head = head
 	if err := c.pipe.WriteJoined(head, rest); err != nil {
 		return fmt.Errorf("%w: %v", ErrClosed, err)
 	}
 	return nil
+}
+
+// tagged splits msg with tag put in as its first member: head (appended to
+// dst) then rest, written joined so that msg is never copied.
+func tagged(dst, tag, msg []byte) (head, rest []byte, err error) {
+	i := 0
+	for i < len(msg) && isSpace(msg[i]) {
+		i++
+	}
+	if i == len(msg) || msg[i] != '{' {
+		return dst, nil, fmt.Errorf("a CDP message must be a JSON object")
+	}
+	rest = msg[i+1:]
+	j := 0
+	for j < len(rest) && isSpace(rest[j]) {
+		j++
+	}
+	head = append(append(dst, '{'), tag...)
+	if j == len(rest) || rest[j] != '}' {
+		head = append(head, ',')
+	}
+	return head, rest, nil
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -206,7 +206,7 @@ type guardProcess struct {
 // startGuard starts the guard process and tells it what t holds. Without
 // one (no executable), launches go unguarded, as the log says.
 func (w *Actor) startGuard(t *table) *guardProcess {
-	spec := GuardSpec{CoordinatorPID: os.Getpid(), StateFile: w.spec.StateFile, TempRoot: os.TempDir()}
+	spec := GuardSpec{CoordinatorPID: os.Getpid(), StateFile: w.spec.StateFile, TempRoot: launch.TempRoot()}
 	g := &guardProcess{done: make(chan struct{}), log: w.spec.Log}
 	r, pw, err := os.Pipe()
 	if err == nil {

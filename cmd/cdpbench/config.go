@@ -51,6 +51,20 @@ type config struct {
 	RestoreOrigins   int           `json:"restore_origins"`      // restore: origins with localStorage
 	RestoreKeys      int           `json:"restore_keys"`         // restore: localStorage keys per origin
 
+	SoakDuration       time.Duration `json:"soak_duration_ns"`         // soak: how long agents loop
+	SoakAgents         int           `json:"soak_agents"`              // soak: agents at once
+	SoakLoops          int           `json:"soak_loops"`               // soak: loops per run of an agent
+	SoakSample         time.Duration `json:"soak_sample_ns"`           // soak: sampling period
+	SoakSettle         time.Duration `json:"soak_settle_ns"`           // soak: samples before this are not in the spreads
+	SoakKillEvery      time.Duration `json:"soak_kill_every_ns"`       // soak: kill -9 of the browser
+	SoakHangEvery      time.Duration `json:"soak_hang_every_ns"`       // soak: SIGSTOP of the browser
+	SoakAgentKillEvery time.Duration `json:"soak_agent_kill_every_ns"` // soak: one agent killed
+	SoakIdleAt         time.Duration `json:"soak_idle_at_ns"`          // soak: when the idle stop is crossed (0: never)
+	SoakIdleStop       time.Duration `json:"soak_idle_stop_ns"`        // soak: cdpvisor's --idle-stop
+	SoakRunLimit       time.Duration `json:"soak_run_limit_ns"`        // soak: one run of an agent at most
+	SoakCSV            string        `json:"soak_csv"`                 // soak: samples as CSV ("" = beside the PNG)
+	SoakPNG            string        `json:"soak_png"`                 // soak: the plot ("" = none)
+
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
 	CvLogLevel string `json:"cdpvisor_log_level"` // --log-level of the cdpvisor started
@@ -84,11 +98,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "soak"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore"}
+var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "soak"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -117,7 +131,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore (default all but worlds, worldtime, worldscale, liveview and restore)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,soak (default all but worlds, worldtime, worldscale, liveview, restore and soak)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
@@ -144,6 +158,19 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.RestoreOrigins, "restore-origins", 20, "restore: origins with localStorage in the kept world's state (each a loopback port)")
 	fs.IntVar(&c.RestoreKeys, "restore-keys", 10, "restore: localStorage keys per origin (the token and 200-byte others)")
 	fs.BoolVar(&c.WorldsContexts, "worlds-contexts", true, "worlds: also measure Chromium's own contexts (one cdpvisor, Target.createBrowserContext per agent)")
+	fs.DurationVar(&c.SoakDuration, "soak-duration", 60*time.Minute, "soak: how long the agents loop (then each finishes its run)")
+	fs.IntVar(&c.SoakAgents, "soak-agents", 20, "soak: agents at once (two MCP hosts, then Puppeteer, Playwright, chrome-remote-interface and chromedp in turn)")
+	fs.IntVar(&c.SoakLoops, "soak-loops", 10, "soak: loops of work per run of an agent")
+	fs.DurationVar(&c.SoakSample, "soak-sample", 10*time.Second, "soak: sampling period")
+	fs.DurationVar(&c.SoakSettle, "soak-settle", 5*time.Minute, "soak: samples before this are left out of the spreads")
+	fs.DurationVar(&c.SoakKillEvery, "soak-kill-every", 2*time.Minute, "soak: kill -9 of the browser this often (0: never)")
+	fs.DurationVar(&c.SoakHangEvery, "soak-hang-every", 10*time.Minute, "soak: SIGSTOP of the browser this often (0: never)")
+	fs.DurationVar(&c.SoakAgentKillEvery, "soak-agent-kill-every", 5*time.Minute, "soak: one agent killed (and started again) this often (0: never)")
+	fs.DurationVar(&c.SoakIdleAt, "soak-idle-at", -1, "soak: when every agent pauses until the browser's idle stop (default half the duration; 0: never)")
+	fs.DurationVar(&c.SoakIdleStop, "soak-idle-stop", 20*time.Second, "soak: cdpvisor's --idle-stop")
+	fs.DurationVar(&c.SoakRunLimit, "soak-run-limit", 10*time.Minute, "soak: one run of an agent at most")
+	fs.StringVar(&c.SoakCSV, "soak-csv", "", "soak: write the samples as CSV here (default: beside --soak-png)")
+	fs.StringVar(&c.SoakPNG, "soak-png", "", "soak: plot RSS, goroutines and fds here with gnuplot (cmd/cdpbench/soak.gp)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
 	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")
 	fs.StringVar(&c.CvLogFile, "cdpvisor-log", "", "append the stderr of the cdpvisor instances started to this file (--launch)")
@@ -173,6 +200,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		c.WorldsPages <= 0 || c.WorldsRounds <= 0 || c.WorldsRTCalls <= 0 || c.WorldsSettle < 0 ||
 		c.RestoreSamples <= 0 || c.RestoreCookies < 0 || c.RestoreOrigins <= 0 || c.RestoreKeys <= 0 {
 		return c, errors.New("counts and --timeout must be positive")
+	}
+	if c.SoakIdleAt < 0 {
+		c.SoakIdleAt = c.SoakDuration / 2
+	}
+	if c.SoakDuration <= 0 || c.SoakAgents < 1 || c.SoakLoops < 1 || c.SoakSample <= 0 || c.SoakRunLimit <= 0 {
+		return c, errors.New("--soak-duration, --soak-agents, --soak-loops, --soak-sample and --soak-run-limit must be positive")
 	}
 	if c.WorldsAgents < 2 {
 		return c, errors.New("--worlds-agents: at least 2 (the marginal agent is the difference from one)")

@@ -175,6 +175,13 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.Restore, err = b.measureRestore(ctx)
 			return
 		})
+		if !havePSS {
+			rep.Skipped["soak"] = "skipped: needs /proc (Linux)"
+		}
+		step("soak", func() (err error) {
+			rep.Soak, err = b.measureSoak(ctx)
+			return
+		})
 	}
 	if cfg.Launch && pair {
 		progress("starting cdpvisor serve (%s) and a bare %s under %s", b.bin, b.browser, b.root)
@@ -199,7 +206,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "soak"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}

@@ -28,6 +28,7 @@ type report struct {
 	LiveView      *liveViewResult      `json:"liveview,omitempty"`
 	WorldScale    *worldScaleResult    `json:"worldscale,omitempty"`
 	Restore       *restoreResult       `json:"restore,omitempty"`
+	Soak          *soakResult          `json:"soak,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -195,6 +196,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, restoreRows(w)...)
 	} else {
 		missing("restore", "restoring a kept world")
+	}
+	if w := r.Soak; w != nil {
+		rows = append(rows, soakRows(w)...)
+	} else {
+		missing("soak", "the soak")
 	}
 	return rows
 }

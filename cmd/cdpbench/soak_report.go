@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// soakResult is the soak figure.
+type soakResult struct {
+	Start    time.Time        `json:"start"`
+	Duration string           `json:"duration"`
+	Agents   int              `json:"agents"`
+	Loops    int              `json:"loops_per_run"`
+	Faults   []soakFault      `json:"faults"`
+	Idle     soakIdle         `json:"idle_stop"`
+	PerAgent []soakAgentStats `json:"agents_runs"`
+	Samples  []soakSample     `json:"samples"`
+
+	RunsDone         int           `json:"runs_done"`
+	RunsKilled       int           `json:"runs_killed"`
+	RunsFailed       int           `json:"runs_failed"`
+	LoopsDone        int           `json:"loops_done"`
+	FailuresInFlight int           `json:"failures_in_flight_at_a_fault"`
+	FailuresOther    int           `json:"failures_other"`
+	OtherFailures    []soakFailure `json:"other_failures,omitempty"`
+
+	// After the settle time (--soak-settle): each series' median and its
+	// spread, the largest distance of a sample from the median in %.
+	RSS        soakSpread `json:"rss_mb"`
+	Goroutines soakSpread `json:"goroutines"`
+	FDs        soakSpread `json:"fds"`
+	Threads    soakSpread `json:"threads"`
+	StateKB    soakSpread `json:"state_kb"`
+	// ChromiumTmpMax is the most org.chromium.Chromium.* dirs seen in
+	// cdpvisor's $TMPDIR at once (each is a killed browser's leftover).
+	ChromiumTmpMax int      `json:"chromium_tmp_dirs_max"`
+	Leftovers      []string `json:"leftovers"`
+	Problems       []string `json:"problems,omitempty"`
+}
+
+type soakSpread struct {
+	Median    float64 `json:"median"`
+	Min       float64 `json:"min"`
+	Max       float64 `json:"max"`
+	SpreadPct float64 `json:"spread_pct"`
+	First     float64 `json:"first"` // first sample after the settle time
+	Last      float64 `json:"last"`
+}
+
+func spreadOfSamples(v []float64) soakSpread {
+	if len(v) == 0 {
+		return soakSpread{}
+	}
+	sorted := slices.Clone(v)
+	slices.Sort(sorted)
+	med := sorted[len(sorted)/2]
+	sp := soakSpread{Median: med, Min: sorted[0], Max: sorted[len(sorted)-1], First: v[0], Last: v[len(v)-1]}
+	if med > 0 {
+		sp.SpreadPct = 100 * math.Max(sp.Max-med, med-sp.Min) / med
+	}
+	return sp
+}
+
+// classify tells each failure a request in flight at a fault (its loop
+// began before the fault's end and failed after the fault) from the rest.
+func (r *soakResult) classify() {
+	for i := range r.PerAgent {
+		st := &r.PerAgent[i]
+		r.RunsDone += st.RunsDone
+		r.RunsKilled += st.RunsKilled
+		r.RunsFailed += st.RunsFailed
+		r.LoopsDone += st.Loops
+		for j := range st.Failures {
+			f := &st.Failures[j]
+			for _, fault := range r.Faults {
+				if fault.Missed != "" || (fault.Kind == "agent" && fault.Agent != st.Agent) {
+					continue
+				}
+				if !f.T0.After(fault.Until) && !f.T1.Before(fault.At) {
+					f.Fault = fault.Kind
+					break
+				}
+			}
+			if f.Fault != "" {
+				r.FailuresInFlight++
+			} else {
+				r.FailuresOther++
+				r.OtherFailures = append(r.OtherFailures, *f)
+			}
+		}
+	}
+}
+
+// summarize takes the spreads of the samples after settle.
+func (r *soakResult) summarize(settle time.Duration) {
+	var rss, gor, fds, thr, state []float64
+	for _, x := range r.Samples {
+		r.ChromiumTmpMax = max(r.ChromiumTmpMax, x.ChromiumTmp)
+		if x.T < settle.Seconds() {
+			continue
+		}
+		rss, gor, fds = append(rss, x.RSSMB), append(gor, float64(x.Goroutines)), append(fds, float64(x.FDs))
+		thr, state = append(thr, float64(x.Threads)), append(state, float64(x.StateKB))
+	}
+	r.RSS, r.Goroutines, r.FDs = spreadOfSamples(rss), spreadOfSamples(gor), spreadOfSamples(fds)
+	r.Threads, r.StateKB = spreadOfSamples(thr), spreadOfSamples(state)
+}
+
+// writeFiles writes the samples as CSV and, when gnuplot is there, the
+// plot of RSS, goroutines and fds (soak.gp).
+func (r *soakResult) writeFiles(csvPath, pngPath string) error {
+	if csvPath == "" && pngPath == "" {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("t_min,rss_mb,goroutines,fds,threads,heap_inuse_mb,state_files,state_kb,browser_processes,worlds,chromium_tmp_dirs,active_runs,loops,failures\n")
+	for _, x := range r.Samples {
+		fmt.Fprintf(&b, "%.2f,%.1f,%d,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d\n", x.T/60, x.RSSMB, x.Goroutines, x.FDs, x.Threads,
+			x.HeapMB, x.StateFiles, x.StateKB, x.BrowserProcs, x.Worlds, x.ChromiumTmp, x.ActiveRuns, x.Loops, x.Failures)
+	}
+	data := csvPath
+	if data == "" {
+		data = strings.TrimSuffix(pngPath, filepath.Ext(pngPath)) + ".csv"
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("soak samples: %w", err)
+	}
+	if pngPath == "" {
+		return nil
+	}
+	gp := filepath.Join(moduleRoot(), "cmd", "cdpbench", "soak.gp")
+	var faults []string
+	for _, f := range r.Faults {
+		if f.Missed == "" && f.Kind != "agent" {
+			faults = append(faults, fmt.Sprintf("%.2f", f.At.Sub(r.Start).Minutes()))
+		}
+	}
+	title := fmt.Sprintf("cdpvisor soak: %d agents, %s, browser kill -9 and hangs (marks)", r.Agents, r.Duration)
+	cmd := exec.Command("gnuplot", "-e", fmt.Sprintf("data='%s'; out='%s'; faults='%s'; ttl='%s'", data, pngPath, strings.Join(faults, " "), title), gp)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("gnuplot: %w: %s", err, out)
+	}
+	return nil
+}
+
+// soakRows are the figure's rows.
+func soakRows(r *soakResult) []row {
+	sp := func(s soakSpread, unit string) string {
+		return fmt.Sprintf("%.0f%s (%.0f–%.0f, ±%.0f %%)", s.Median, unit, s.Min, s.Max, s.SpreadPct)
+	}
+	kills, hangs, agents := 0, 0, 0
+	for _, f := range r.Faults {
+		if f.Missed != "" {
+			continue
+		}
+		switch f.Kind {
+		case "kill":
+			kills++
+		case "hang":
+			hangs++
+		default:
+			agents++
+		}
+	}
+	return []row{
+		{fmt.Sprintf("soak %s, %d agents: runs done / killed / failed, loops", r.Duration, r.Agents), notApplicable,
+			fmt.Sprintf("%d / %d / %d, %d loops", r.RunsDone, r.RunsKilled, r.RunsFailed, r.LoopsDone), notApplicable, "0 failed", met(r.RunsFailed == 0)},
+		{fmt.Sprintf("soak: failures in flight at a fault / others (%d kills, %d hangs, %d agents killed)", kills, hangs, agents), notApplicable,
+			fmt.Sprintf("%d / %d", r.FailuresInFlight, r.FailuresOther), notApplicable, "0 others", met(r.FailuresOther == 0)},
+		{"soak: coordinator RSS MB after settle", notApplicable, sp(r.RSS, ""), notApplicable, "±10 %", met(r.RSS.SpreadPct <= 10)},
+		{"soak: goroutines after settle", notApplicable, sp(r.Goroutines, ""), notApplicable, "±10 %", met(r.Goroutines.SpreadPct <= 10)},
+		{"soak: open fds after settle", notApplicable, sp(r.FDs, ""), notApplicable, "±10 %", met(r.FDs.SpreadPct <= 10)},
+		{"soak: org.chromium.Chromium.* in cdpvisor's TMPDIR (most at once)", notApplicable, fmt.Sprint(r.ChromiumTmpMax), notApplicable, "0", met(r.ChromiumTmpMax == 0)},
+		{"soak: left when it ended", notApplicable, fmt.Sprint(len(r.Leftovers)), notApplicable, "0", met(len(r.Leftovers) == 0)},
+	}
+}

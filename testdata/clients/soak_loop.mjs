@@ -1,0 +1,60 @@
+// What the soak agents share (cdpbench --only soak): the arguments, a
+// line per loop on stdout, and the retry of a failed loop.
+//
+//   node soak_<client>.mjs <endpoint> <site> <loops>
+//
+// stdout, one JSON line each:
+//   {"loop":N}                            loop N done
+//   {"fail":"msg","loop":N,"t0":ms,"t1":ms} loop N failed between t0 and t1
+//                                         (epoch ms); the harness tells a
+//                                         request in flight at a kill from
+//                                         the rest by those times
+//   {"done":N}                            every loop done
+// A failed loop is tried again on a fresh connection, up to 5 times.
+// Exit codes: 0 done, 1 a loop failed 5 times.
+
+export const args = () => {
+  const [endpoint, site, loops] = process.argv.slice(2);
+  if (!endpoint || !site || !Number.isInteger(Number(loops))) {
+    throw new Error('usage: <endpoint> <site> <loops>');
+  }
+  return { endpoint, site, loops: Number(loops) };
+};
+
+const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+
+// within fails a step that does not settle in ms: a stall is a failure.
+export function within(ms, promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// run loops work(conn, i) over a connection from connect(); close(conn)
+// drops a connection after a failure.
+export async function run({ connect, work, close }) {
+  const { endpoint, site, loops } = args();
+  let conn = null;
+  for (let i = 0; i < loops; i++) {
+    for (let tries = 1; ; tries++) {
+      const t0 = Date.now();
+      try {
+        if (!conn) conn = await within(60000, connect(endpoint), 'connect');
+        await within(60000, work(conn, site, i), `loop ${i}`);
+        say({ loop: i });
+        break;
+      } catch (e) {
+        say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1: Date.now() });
+        if (conn) await Promise.race([close(conn).catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
+        conn = null;
+        if (tries >= 5) process.exit(1);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+  if (conn) await Promise.race([close(conn).catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
+  say({ done: loops });
+  process.exit(0);
+}

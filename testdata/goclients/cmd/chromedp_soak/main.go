@@ -1,0 +1,144 @@
+// Command chromedp_soak is a soak agent on chromedp (cdpbench --only soak;
+// the protocol is testdata/clients/soak_loop.mjs's):
+//
+//	chromedp_soak <http://127.0.0.1:PORT[/context/NAME]> <site> <loops>
+//
+// Each loop, in a new tab of one remote browser: navigate, type, click,
+// evaluate, screenshot, close the tab. A failed loop is tried again on a
+// fresh connection, up to 5 times.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+const loopTimeout = 60 * time.Second
+
+func say(v any) {
+	b, _ := json.Marshal(v)
+	fmt.Println(string(b))
+}
+
+func main() {
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: chromedp_soak <endpoint> <site> <loops>")
+		os.Exit(1)
+	}
+	endpoint, site := os.Args[1], os.Args[2]
+	loops, err := strconv.Atoi(os.Args[3])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loops:", err)
+		os.Exit(1)
+	}
+	var c *conn
+	for i := 0; i < loops; i++ {
+		for tries := 1; ; tries++ {
+			t0 := time.Now()
+			if c == nil {
+				c, err = dial(endpoint)
+			}
+			if err == nil {
+				err = c.loop(site, i)
+			}
+			if err == nil {
+				say(map[string]int{"loop": i})
+				break
+			}
+			say(map[string]any{"fail": err.Error(), "loop": i, "t0": t0.UnixMilli(), "t1": time.Now().UnixMilli()})
+			if c != nil {
+				c.close()
+				c = nil
+			}
+			if tries >= 5 {
+				os.Exit(1)
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	if c != nil {
+		c.close()
+	}
+	say(map[string]int{"done": loops})
+}
+
+// conn is one remote browser connection.
+type conn struct {
+	browser context.Context
+	cancel  func()
+}
+
+func dial(endpoint string) (*conn, error) {
+	ws, err := browserWS(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	alloc, cancelAlloc := remote.NewAllocator(context.Background(), ws)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	c := &conn{browser: browser, cancel: func() { cancelBrowser(); cancelAlloc() }}
+	// The first run connects, bound to the context it runs on: the
+	// browser's own (chromedp's rule; a shorter one ends the connection).
+	// The timer bounds it instead.
+	stall := time.AfterFunc(loopTimeout, c.close)
+	defer stall.Stop()
+	if err := chromedp.Do(browser); err != nil {
+		c.close()
+		return nil, fmt.Errorf("connect to %s: %w", ws, err)
+	}
+	return c, nil
+}
+
+func (c *conn) close() { c.cancel() }
+
+// loop does one loop's work in a tab of its own.
+func (c *conn) loop(site string, i int) error {
+	ctx, cancel := context.WithTimeout(c.browser, loopTimeout)
+	defer cancel()
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	text := "hello " + strconv.Itoa(i)
+	err := chromedp.Do(tab,
+		chromedp.Navigate(fmt.Sprintf("%s/page?agent=cdp&i=%d", site, i)),
+		chromedp.SendKeys("#q", text),
+		chromedp.Click("#b"),
+	)
+	if err != nil {
+		return err
+	}
+	title, err := chromedp.Run(tab, chromedp.Evaluate[string]("document.title"))
+	if err != nil {
+		return err
+	}
+	if _, err := chromedp.Run(tab, chromedp.CaptureScreenshot()); err != nil {
+		return err
+	}
+	if title != "clicked "+text {
+		return fmt.Errorf("title %q", title)
+	}
+	return nil
+}
+
+// browserWS reads the browser websocket of endpoint's /json/version.
+func browserWS(endpoint string) (string, error) {
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Get(endpoint + "/json/version")
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var v struct {
+		WS string `json:"webSocketDebuggerUrl"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || v.WS == "" {
+		return "", fmt.Errorf("%s/json/version: no webSocketDebuggerUrl (%v)", endpoint, err)
+	}
+	return v.WS, nil
+}
