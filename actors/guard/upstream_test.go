@@ -17,12 +17,12 @@ const testPass = "pa55-w0rd-never-logged"
 
 func TestParseUpstreamReadsEachFormAndRedacts(t *testing.T) {
 	for in, want := range map[string]string{
-		"http://127.0.0.1:3128":                  "http://127.0.0.1:3128",
-		"HTTP://proxy.example:8080/":             "http://proxy.example:8080",
+		"http://127.0.0.1:3128":                   "http://127.0.0.1:3128",
+		"HTTP://proxy.example:8080/":              "http://proxy.example:8080",
 		"http://user:" + testPass + "@[::1]:3128": "http://***@[::1]:3128",
-		"socks5://127.0.0.1:1080":                "socks5://127.0.0.1:1080",
+		"socks5://127.0.0.1:1080":                 "socks5://127.0.0.1:1080",
 		"socks5://user:" + testPass + "@h:1080":   "socks5://***@h:1080",
-		"http://user@h:1":                        "http://***@h:1",
+		"http://user@h:1":                         "http://***@h:1",
 	} {
 		u, err := ParseUpstream(in)
 		if err != nil {
@@ -112,7 +112,7 @@ func TestProxyThroughHTTPUpstream(t *testing.T) {
 			if code, body := connect(t, p, a.hostport()); code != 200 || body != "A" {
 				t.Fatalf("tunnel: %d %q", code, body)
 			}
-			if !up.Saw("GET " + a.URL + "/page") || !up.Saw("CONNECT "+a.hostport()) {
+			if !up.Saw("GET "+a.URL+"/page") || !up.Saw("CONNECT "+a.hostport()) {
 				t.Fatalf("the upstream's log: %q", up.Log())
 			}
 			if strings.Contains(logs.String(), testPass) {
