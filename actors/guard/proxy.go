@@ -324,8 +324,8 @@ func (p *Proxy) untrack(cs ...net.Conn) {
 // closeWrite half-closes a TCP connection so the other side sees the end
 // of this direction while the other still flows.
 func closeWrite(c net.Conn) {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.CloseWrite()
+	if hc, ok := c.(interface{ CloseWrite() error }); ok { // a TCP connection, or one through an upstream
+		_ = hc.CloseWrite()
 		return
 	}
 	_ = c.Close()

@@ -169,3 +169,14 @@ func proxySite(t *testing.T) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// A proxy for a world of an instance that runs Firefox is refused as a
+// policy is (a world is a Chromium browser context), without the password.
+func TestWorldProxyRefusedOnFirefox(t *testing.T) {
+	dir := t.TempDir()
+	startServe(t, nil, "--state-dir", dir, "--browser", firefoxStandIn(t), "--log-level", "warn")
+	out, stderr, code := runCLI(t, nil, "world", "open", "alice", "--proxy", "http://"+proxyUser+":"+proxyPass+"@127.0.0.1:1", "--state-dir", dir)
+	if code != 2 || out != "" || !strings.Contains(stderr, "runs Firefox over WebDriver BiDi") || strings.Contains(stderr, proxyPass) {
+		t.Errorf("world open --proxy on Firefox: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
