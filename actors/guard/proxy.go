@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,7 +82,7 @@ func Start(spec Spec) (*Proxy, error) {
 		// Never the environment's HTTP_PROXY: the world's own upstream, or none.
 		Proxy: p.httpUpstream,
 		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-			if up := p.viaHTTP(); up != nil && addr == up.hostport {
+			if up := p.viaHTTP(); up != nil && strings.EqualFold(addr, up.hostport) {
 				var d net.Dialer // the upstream itself: the target was judged in serve
 				return d.DialContext(ctx, "tcp", addr)
 			}
@@ -195,7 +196,9 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 			var denied *DeniedError
 			if errors.As(err, &denied) {
 				p.deny(w, denied)
+				return
 			}
+			w.WriteHeader(http.StatusBadGateway)
 			return
 		}
 	}

@@ -71,7 +71,7 @@ func ParseUpstream(s string) (*Upstream, error) {
 	if port, err := strconv.Atoi(portText); err != nil || port < 1 || port > 65535 {
 		return nil, fmt.Errorf("%w: port %q of %s is not 1-65535", ErrBadUpstream, portText, host)
 	}
-	up := &Upstream{scheme: scheme, hostport: u.Host}
+	up := &Upstream{scheme: scheme, hostport: strings.ToLower(u.Host)} // as the HTTP transport names it when it dials
 	if u.User != nil {
 		up.hasAuth = true
 		up.user = u.User.Username()
@@ -105,7 +105,7 @@ func (u *Upstream) Redacted() string {
 // String is Redacted: an Upstream printed by mistake shows no secret.
 func (u *Upstream) String() string { return u.Redacted() }
 
-// URL is the proxy's URL with its credentials, for the HTTP transport's
+// url is the proxy's URL with its credentials, for the HTTP transport's
 // Proxy only.
 func (u *Upstream) url() *url.URL {
 	out := &url.URL{Scheme: u.scheme, Host: u.hostport}

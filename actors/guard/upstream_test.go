@@ -229,3 +229,19 @@ func TestProxyPolicyBeforeUpstream(t *testing.T) {
 		})
 	}
 }
+
+// A proxy's host in capitals is the proxy still: plain requests go to it
+// as proxy requests, not through a tunnel to itself.
+func TestProxyThroughHTTPUpstreamNamedInCapitals(t *testing.T) {
+	a := newServer(t, "A")
+	up := actortest.StartHTTPProxy(t, "", "")
+	_, port, _ := net.SplitHostPort(up.Addr())
+	var logs syncBuffer
+	p := startVia(t, nil, "http://LocalHost:"+port, &logs)
+	if body, err := get(p, a.URL+"/caps"); err != nil || body != "A" {
+		t.Fatalf("plain: %q %v", body, err)
+	}
+	if got := up.Log(); len(got) != 1 || got[0] != "GET "+a.URL+"/caps" {
+		t.Fatalf("the upstream's log: %q", got)
+	}
+}
