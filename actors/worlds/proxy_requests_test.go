@@ -69,3 +69,28 @@ func get(t *testing.T, url string) (int, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
+
+// A world with a proxy alone, closed and made again under its name by a
+// client's first request, has its proxy again (as a policy); given again
+// with a policy alone, the policy replaces both.
+func TestProxyWorldMadeAgainKeepsItsProxy(t *testing.T) {
+	f := newFixture(t)
+	ep := f.inst.Proxy.Endpoint()
+	up := actortest.StartSOCKS5Proxy(t, "", "")
+	if _, err := state.OpenWorldWith(f.context(), ep, "p", state.WorldOpen{WorldPolicy: state.WorldPolicy{Proxy: up.URL("socks5")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.inst.Worlds.Close(f.context(), "p"); err != nil {
+		t.Fatal(err)
+	}
+	cl := f.world("p") // made again by a client's first request
+	f.newPage(cl)
+	info, err := f.inst.Worlds.Policy(f.context(), "p")
+	if err != nil || info == nil || info.Proxy != "socks5://"+up.Addr() || len(info.AllowHosts) != 0 {
+		t.Fatalf("made again: %+v %v", info, err)
+	}
+	ws, err := state.OpenWorldWith(f.context(), ep, "p", state.WorldOpen{WorldPolicy: state.WorldPolicy{AllowHosts: []string{"example.com"}}})
+	if err != nil || ws.Created || ws.Policy == nil || ws.Policy.Proxy != "" || ws.Policy.AllowHosts[0] != "example.com" {
+		t.Fatalf("given a policy alone: %+v %v", ws, err)
+	}
+}
