@@ -44,6 +44,12 @@ func (p *Proxy) dial(ctx context.Context, hostport string, defaultPort int) (net
 	if !v.Allowed {
 		return nil, &DeniedError{Host: hostport, Reason: v.Reason}
 	}
+	if up := p.upstream.Load(); up != nil {
+		if err := p.judgeThrough(ctx, pol, v, host, port); err != nil {
+			return nil, err
+		}
+		return up.dialThrough(ctx, hostport)
+	}
 	var addrs []netip.Addr
 	if ip, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{ip}
@@ -72,4 +78,29 @@ func (p *Proxy) dial(ctx context.Context, hostport string, defaultPort int) (net
 		reason = "it resolved to no address"
 	}
 	return nil, &DeniedError{Host: hostport, Reason: reason}
+}
+
+// judgeThrough judges the addresses of a host whose request goes on
+// through the upstream proxy, which resolves the name itself (it may see
+// names and answers this machine does not: that is often why it is
+// there). With a policy, the name's resolution here, when it succeeds,
+// must be allowed whole: the guard cannot choose which of the addresses
+// the upstream connects to. A name that does not resolve here is passed on,
+// judged by name alone. Without a policy there is nothing to judge.
+func (p *Proxy) judgeThrough(ctx context.Context, pol *Policy, v Verdict, host string, port int) error {
+	if pol == nil {
+		return nil
+	}
+	var addrs []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{ip}
+	} else if addrs, err = p.resolver.LookupNetIP(ctx, "ip", host); err != nil {
+		return nil
+	}
+	for _, ip := range addrs {
+		if ok, why := pol.ByAddress(v, ip, port); !ok {
+			return &DeniedError{Host: hostPort(host, port), Reason: why}
+		}
+	}
+	return nil
 }

@@ -44,11 +44,25 @@ func ParsePolicy(allow, deny []string) (*Policy, error) {
 	return p, nil
 }
 
+// A nil *Policy is a world with no policy, open: every host is allowed,
+// private addresses too (only a policy makes them opt-in). A world with
+// an upstream proxy alone has such a guard.
+
 // AllowHosts and DenyHosts are the lists as they were written.
-func (p *Policy) AllowHosts() []string { return texts(p.Allow) }
+func (p *Policy) AllowHosts() []string {
+	if p == nil {
+		return nil
+	}
+	return texts(p.Allow)
+}
 
 // DenyHosts: see AllowHosts.
-func (p *Policy) DenyHosts() []string { return texts(p.Deny) }
+func (p *Policy) DenyHosts() []string {
+	if p == nil {
+		return nil
+	}
+	return texts(p.Deny)
+}
 
 func texts(ps []Pattern) []string {
 	out := make([]string, 0, len(ps))
@@ -70,6 +84,9 @@ type Verdict struct {
 
 // ByName judges a request's host (normalised) and port.
 func (p *Policy) ByName(host string, port int) Verdict {
+	if p == nil {
+		return Verdict{Allowed: true, Named: true} // open: private addresses too
+	}
 	for _, pat := range p.Deny {
 		if pat.matchName(host, port) {
 			return Verdict{Reason: "denied by " + pat.text}
@@ -90,6 +107,9 @@ func (p *Policy) ByName(host string, port int) Verdict {
 // name: a denied address pattern wins, and a private address needs the
 // host named by an Allow pattern.
 func (p *Policy) ByAddress(v Verdict, ip netip.Addr, port int) (bool, string) {
+	if p == nil {
+		return true, ""
+	}
 	ip = ip.Unmap()
 	for _, pat := range p.Deny {
 		if pat.matchIP(ip, port) {
@@ -119,4 +139,4 @@ func Private(ip netip.Addr) bool {
 
 // Empty says the policy restricts nothing by name (private addresses
 // still need naming).
-func (p *Policy) Empty() bool { return len(p.Allow) == 0 && len(p.Deny) == 0 }
+func (p *Policy) Empty() bool { return p == nil || len(p.Allow) == 0 && len(p.Deny) == 0 }

@@ -142,3 +142,21 @@ func FuzzParsePattern(f *testing.F) {
 		}
 	})
 }
+
+// No policy (a world with an upstream proxy alone) is open: every host,
+// private addresses too; only a policy makes them opt-in.
+func TestNoPolicyIsOpen(t *testing.T) {
+	var p *Policy
+	v := p.ByName("internal.example", 80)
+	if !v.Allowed || !v.Named {
+		t.Fatalf("by name: %+v", v)
+	}
+	for _, a := range []string{"127.0.0.1", "169.254.169.254", "10.0.0.1", "::1"} {
+		if ok, why := p.ByAddress(v, netip.MustParseAddr(a), 80); !ok {
+			t.Errorf("%s denied: %s", a, why)
+		}
+	}
+	if !p.Empty() || p.AllowHosts() != nil || p.DenyHosts() != nil {
+		t.Fatal("no policy has lists")
+	}
+}

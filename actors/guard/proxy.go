@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,8 +18,13 @@ import (
 
 // Spec configures a Proxy.
 type Spec struct {
-	World  string // whose it is, for the logs
+	World string // whose it is, for the logs
+	// Policy is what the world may reach; nil: open (a world with an
+	// upstream proxy alone), private addresses too.
 	Policy *Policy
+	// Upstream is the proxy the world's traffic leaves through; nil: the
+	// guard connects to each host itself.
+	Upstream *Upstream
 	// Addr is where to listen: "127.0.0.1:PORT", port 0 for any. Loopback
 	// only: the proxy is the browser's, on this machine.
 	Addr string
@@ -37,6 +43,7 @@ const dialTimeout = 30 * time.Second
 type Proxy struct {
 	world    string
 	policy   atomic.Pointer[Policy]
+	upstream atomic.Pointer[Upstream]
 	resolver Resolver
 	log      zerolog.Logger
 	ln       net.Listener
@@ -56,9 +63,6 @@ type Proxy struct {
 
 // Start listens at spec.Addr and serves until Close.
 func Start(spec Spec) (*Proxy, error) {
-	if spec.Policy == nil {
-		return nil, errors.New("guard: no policy")
-	}
 	addr := spec.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -73,9 +77,15 @@ func Start(spec Spec) (*Proxy, error) {
 		p.resolver = net.DefaultResolver
 	}
 	p.policy.Store(spec.Policy)
+	p.upstream.Store(spec.Upstream)
 	p.tr = &http.Transport{
-		Proxy: nil, // never the environment's HTTP_PROXY: the world's traffic leaves from here
+		// Never the environment's HTTP_PROXY: the world's own upstream, or none.
+		Proxy: p.httpUpstream,
 		DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+			if up := p.viaHTTP(); up != nil && strings.EqualFold(addr, up.hostport) {
+				var d net.Dialer // the upstream itself: the target was judged in serve
+				return d.DialContext(ctx, "tcp", addr)
+			}
 			return p.dial(ctx, addr, 80)
 		},
 		MaxIdleConnsPerHost: 6,
@@ -83,11 +93,12 @@ func Start(spec Spec) (*Proxy, error) {
 		DisableCompression:  true, // the browser's Accept-Encoding passes as it asked
 	}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:       func(pr *httputil.ProxyRequest) { pr.Out.Host = pr.In.Host },
-		Transport:     p.tr,
-		FlushInterval: -1, // streams (server-sent events) flow as they come
-		ErrorHandler:  p.failed,
-		ErrorLog:      nil,
+		Rewrite:        func(pr *httputil.ProxyRequest) { pr.Out.Host = pr.In.Host },
+		Transport:      p.tr,
+		FlushInterval:  -1, // streams (server-sent events) flow as they come
+		ErrorHandler:   p.failed,
+		ModifyResponse: p.upstreamAnswer,
+		ErrorLog:       nil,
 	}
 	p.srv = &http.Server{Handler: http.HandlerFunc(p.serve), ReadHeaderTimeout: 30 * time.Second, ErrorLog: discardLog}
 	go func() {
@@ -109,10 +120,15 @@ func (p *Proxy) URL() string { return "http://" + p.Addr() }
 // Policy is the policy of the moment.
 func (p *Proxy) Policy() *Policy { return p.policy.Load() }
 
-// SetPolicy replaces the policy: every request from now on is judged by
-// it; idle connections made under the old one are dropped.
-func (p *Proxy) SetPolicy(pol *Policy) {
+// Upstream is the upstream proxy of the moment; nil: none.
+func (p *Proxy) Upstream() *Upstream { return p.upstream.Load() }
+
+// SetPolicy replaces the policy (nil: open) and the upstream (nil: none):
+// every request from now on is judged by the one and sent through the
+// other; idle connections made under the old ones are dropped.
+func (p *Proxy) SetPolicy(pol *Policy, up *Upstream) {
 	p.policy.Store(pol)
+	p.upstream.Store(up)
 	p.tr.CloseIdleConnections()
 }
 
@@ -167,9 +183,24 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if v := p.policy.Load().ByName(host, port); !v.Allowed {
+	pol := p.policy.Load()
+	v := pol.ByName(host, port)
+	if !v.Allowed {
 		p.deny(w, &DeniedError{Host: hostPort(host, port), Reason: v.Reason})
 		return
+	}
+	// Through an HTTP upstream the transport connects to the upstream, not
+	// the host: the host's addresses are judged here.
+	if p.viaHTTP() != nil {
+		if err := p.judgeThrough(r.Context(), pol, v, host, port); err != nil {
+			var denied *DeniedError
+			if errors.As(err, &denied) {
+				p.deny(w, denied)
+				return
+			}
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
 	}
 	p.counts.reached(hostPort(host, port))
 	p.rp.ServeHTTP(w, r)
@@ -182,7 +213,7 @@ func (p *Proxy) failed(w http.ResponseWriter, r *http.Request, err error) {
 		p.deny(w, denied)
 		return
 	}
-	p.log.Debug().Str("world", p.world).Str("host", r.URL.Host).Err(err).Msg("guard: a request failed upstream")
+	p.log.Debug().Str("world", p.world).Str("host", r.URL.Host).Str("error", p.upstream.Load().scrub(err)).Msg("guard: a request failed upstream")
 	w.WriteHeader(http.StatusBadGateway)
 }
 
@@ -222,8 +253,9 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "cdpvisor: "+denied.Error(), http.StatusForbidden)
 			return
 		}
-		p.log.Debug().Str("world", p.world).Str("host", r.Host).Err(err).Msg("guard: a tunnel failed upstream")
-		http.Error(w, "cdpvisor: "+err.Error(), http.StatusBadGateway)
+		msg := p.upstream.Load().scrub(err)
+		p.log.Debug().Str("world", p.world).Str("host", r.Host).Str("error", msg).Msg("guard: a tunnel failed upstream")
+		http.Error(w, "cdpvisor: "+msg, http.StatusBadGateway)
 		return
 	}
 	if host, port, err := splitHostPort(r.Host, 443); err == nil {
@@ -295,8 +327,8 @@ func (p *Proxy) untrack(cs ...net.Conn) {
 // closeWrite half-closes a TCP connection so the other side sees the end
 // of this direction while the other still flows.
 func closeWrite(c net.Conn) {
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.CloseWrite()
+	if hc, ok := c.(interface{ CloseWrite() error }); ok { // a TCP connection, or one through an upstream
+		_ = hc.CloseWrite()
 		return
 	}
 	_ = c.Close()

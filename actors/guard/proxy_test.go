@@ -171,7 +171,7 @@ func TestProxyDenyWinsAndPolicyChanges(t *testing.T) {
 		t.Fatalf("deny must win: %d", code)
 	}
 	pol, _ := ParsePolicy([]string{"127.0.0.1"}, nil)
-	p.SetPolicy(pol)
+	p.SetPolicy(pol, nil)
 	if code, body := connect(t, p, a.hostport()); code != 200 || body != "A" {
 		t.Fatalf("after the change: %d %q", code, body)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
@@ -187,6 +188,8 @@ func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 		switch {
 		case errors.As(err, &tooLarge):
 			code = http.StatusRequestEntityTooLarge
+		case errors.Is(err, guard.ErrUpstreamUnreachable):
+			code = http.StatusBadGateway // the world's upstream proxy, named in err
 		case refusedAsGiven(err):
 			code = http.StatusBadRequest // before ErrUnknownWorld: a seed's from_world may be unknown
 		case errors.Is(err, worlds.ErrUnknownWorld):

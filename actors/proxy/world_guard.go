@@ -14,18 +14,31 @@ import (
 // anything is made.
 var ErrBadPolicy = errors.New("not a network policy")
 
-// PolicyOf reads a world's network policy (the HTTP body's and the MCP
-// tool's allow_hosts and deny_hosts); nil when it has none. Its errors name
-// every pattern it cannot read.
-func PolicyOf(p state.WorldPolicy) (*guard.Policy, error) {
-	if p.Empty() {
-		return nil, nil
+// PolicyOf reads a world's network policy and upstream proxy (the HTTP
+// body's and the MCP tool's allow_hosts, deny_hosts and proxy); none when
+// it has neither. Its errors name every pattern it cannot read, and a
+// proxy's URL never (it may hold a password).
+func PolicyOf(p state.WorldPolicy) (worlds.Network, error) {
+	var n worlds.Network
+	var errs []error
+	if p.Guarded() {
+		pol, err := guard.ParsePolicy(p.AllowHosts, p.DenyHosts)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		n.Policy = pol
 	}
-	pol, err := guard.ParsePolicy(p.AllowHosts, p.DenyHosts)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadPolicy, err)
+	if p.Proxy != "" {
+		up, err := guard.ParseUpstream(p.Proxy)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("proxy: %w", err))
+		}
+		n.Upstream = up
 	}
-	return pol, nil
+	if len(errs) > 0 {
+		return worlds.Network{}, fmt.Errorf("%w: %w", ErrBadPolicy, errors.Join(errs...))
+	}
+	return n, nil
 }
 
 // GuardWorld makes the world called name with its network policy, or
@@ -33,14 +46,14 @@ func PolicyOf(p state.WorldPolicy) (*guard.Policy, error) {
 // change); made says it was new. A policy that cannot be read is refused
 // before anything is made; an empty one does nothing.
 func (p *Actor) GuardWorld(ctx context.Context, name string, r state.WorldPolicy) (made bool, err error) {
-	pol, err := PolicyOf(r)
-	if err != nil || pol == nil {
+	n, err := PolicyOf(r)
+	if err != nil || n.None() {
 		return false, err
 	}
 	if p.spec.Worlds == nil {
 		return false, ErrNoWorlds
 	}
-	return p.spec.Worlds.MakeGuarded(ctx, name, pol)
+	return p.spec.Worlds.MakeGuarded(ctx, name, n)
 }
 
 // policyStatus is a world's policy as the lists show it.
@@ -48,7 +61,7 @@ func policyStatus(info *worlds.PolicyInfo) *state.WorldPolicy {
 	if info == nil {
 		return nil
 	}
-	p := &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts}
+	p := &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts, Proxy: info.Proxy}
 	if len(info.Counts) > 0 {
 		p.Hosts = make(map[string]state.HostCount, len(info.Counts))
 		for h, c := range info.Counts {

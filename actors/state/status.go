@@ -72,7 +72,7 @@ type WorldStatus struct {
 	SavedAt    *time.Time `json:"saved_at,omitempty"`
 	// Seeded is what the request's seed gave the world (WorldSeed).
 	Seeded *WorldSeeded `json:"seeded,omitempty"`
-	// Policy is the world's network policy; nil: none.
+	// Policy is the world's network policy and upstream proxy; nil: neither.
 	Policy *WorldPolicy `json:"policy,omitempty"`
 }
 

@@ -10,10 +10,15 @@ import (
 // WorldPolicy is a world's network policy as the world requests, the
 // lists and the MCP tool carry it: host patterns (example.com,
 // *.example.com, 127.0.0.1:8080, [::1]:PORT); deny wins; an empty allow
-// list allows all but the denied.
+// list allows all but the denied. And its upstream proxy.
 type WorldPolicy struct {
 	AllowHosts []string `json:"allow_hosts,omitempty"`
 	DenyHosts  []string `json:"deny_hosts,omitempty"`
+	// Proxy is the world's upstream proxy: http://[user:pass@]host:port or
+	// socks5://…; in the lists, without its credentials
+	// (http://***@host:port). A proxy alone is no policy: private
+	// addresses stay open to the world.
+	Proxy string `json:"proxy,omitempty"`
 	// Hosts is what the world's requests reached and were denied since its
 	// guard started, by host:port (lists only; a request's is ignored).
 	Hosts map[string]HostCount `json:"hosts,omitempty"`
@@ -26,8 +31,13 @@ type HostCount struct {
 	Denied  int `json:"denied"`
 }
 
-// Empty says the world has no policy.
-func (p WorldPolicy) Empty() bool { return len(p.AllowHosts) == 0 && len(p.DenyHosts) == 0 }
+// Empty says the world has no policy and no upstream proxy.
+func (p WorldPolicy) Empty() bool {
+	return len(p.AllowHosts) == 0 && len(p.DenyHosts) == 0 && p.Proxy == ""
+}
+
+// Guarded says the world has host lists: a policy (a proxy alone is none).
+func (p WorldPolicy) Guarded() bool { return len(p.AllowHosts) > 0 || len(p.DenyHosts) > 0 }
 
 // WorldOpen is the body of PUT WorldsPath/NAME: a seed and a network
 // policy, each optional.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/guard"
 )
 
 // Browser is what the actor follows: a BrowserActor's events.
@@ -59,9 +58,10 @@ type Actor struct {
 	// followers hear every world made or closed (News); touched only by
 	// Serve's goroutine.
 	followers []follower
-	// retired are the policies of guarded worlds closed since the actor
-	// was made, by name (guard.go); touched only by Serve's goroutine.
-	retired map[string]*guard.Policy
+	// retired are the policies and upstream proxies of guarded worlds
+	// closed since the actor was made, by name (guard.go); touched only by
+	// Serve's goroutine.
+	retired map[string]Network
 }
 
 // New makes an actor; it does nothing until served.

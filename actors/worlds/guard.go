@@ -7,12 +7,18 @@ import (
 	"net"
 	"strconv"
 
+	"github.com/rs/zerolog"
+
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/guard"
 )
 
-// A world with a network policy has a guard: a filtering forward proxy of
-// cdpvisor's own on loopback (actors/guard), and its browser context is
+// A world with a network policy or an upstream proxy has a guard: a
+// filtering forward proxy of cdpvisor's own on loopback (actors/guard),
+// which sends the world's traffic on through its upstream proxy if it has
+// one (Chromium's proxyServer takes no credentials and no SOCKS5 sign-in,
+// so the upstream is the guard's, not the browser's; a proxy-only world
+// pays a loopback hop for it). Its browser context is
 // made with that proxy as its proxyServer, so the browser's own network
 // stack sends everything the world loads through it. The actor owns each
 // guard: started with the world, closed with it (and when the actor's
@@ -28,36 +34,57 @@ const BypassNone = "<-loopback>"
 
 // ErrPolicyNeedsNewWorld: a world open without a policy cannot be given
 // one; its context was made without the guard.
-var ErrPolicyNeedsNewWorld = errors.New("a network policy is given at a world's making")
+var ErrPolicyNeedsNewWorld = errors.New("a network policy or an upstream proxy is given at a world's making")
 
-// worldGuard is a world's policy and its proxy.
+// Network is what a world's guard enforces: its policy (nil: open, private
+// addresses too) and its upstream proxy (nil: none). Both nil: no guard.
+type Network struct {
+	Policy   *guard.Policy
+	Upstream *guard.Upstream
+}
+
+// None says there is nothing to guard.
+func (n Network) None() bool { return n.Policy == nil && n.Upstream == nil }
+
+// worldGuard is a world's policy, its upstream and its proxy.
 type worldGuard struct {
-	policy *guard.Policy
-	proxy  *guard.Proxy // nil while closed (between two Serves of the actor)
-	port   int          // where it listened: reopened there
+	net   Network
+	proxy *guard.Proxy // nil while closed (between two Serves of the actor)
+	port  int          // where it listened: reopened there
 }
 
 // PolicyInfo is a world's network policy as the lists show it.
 type PolicyInfo struct {
 	AllowHosts []string `json:"allow_hosts"`
 	DenyHosts  []string `json:"deny_hosts"`
+	// Proxy is its upstream proxy without its credentials; "": none.
+	Proxy string `json:"proxy,omitempty"`
 	// Counts are the hosts its requests reached and were denied, by host:port.
 	Counts map[string]guard.HostCount `json:"hosts,omitempty"`
 }
 
-// MakeGuarded makes the world called name with a network policy (nil:
-// none, as Make). A world already open with a policy gets the new one
-// (the owner's change: every request from now on is judged by it); one
-// open without a policy is refused (ErrPolicyNeedsNewWorld). made says
-// the world was new.
-func (a *Actor) MakeGuarded(ctx context.Context, name string, policy *guard.Policy) (made bool, err error) {
-	if policy == nil {
+// MakeGuarded makes the world called name with a network policy and an
+// upstream proxy (none: as Make). A world already open with a guard gets
+// the new ones (the owner's change: every request from now on is judged
+// and sent by them); one open without a guard is refused
+// (ErrPolicyNeedsNewWorld). An upstream proxy that cannot be reached is
+// refused (guard.ErrUpstreamUnreachable) before anything is made. made
+// says the world was new.
+func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network) (made bool, err error) {
+	if n.None() {
 		return a.Make(ctx, name)
 	}
 	if err := CheckName(name); err != nil {
 		return false, err
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any { return makeGuarded{name: name, policy: policy, reply: r} })
+	// Here, not in the actor: a proxy that does not answer would hold its
+	// mailbox.
+	if n.Upstream != nil {
+		if err := n.Upstream.Check(ctx); err != nil {
+			return false, fmt.Errorf("world %s: %w", name, err)
+		}
+	}
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any { return makeGuarded{name: name, net: n, reply: r} })
 	if err != nil {
 		return false, err
 	}
@@ -75,9 +102,9 @@ func (a *Actor) Policy(ctx context.Context, name string) (*PolicyInfo, error) {
 
 type (
 	makeGuarded struct {
-		name   string
-		policy *guard.Policy
-		reply  chan guardedAnswer
+		name  string
+		net   Network
+		reply chan guardedAnswer
 	}
 	guardedAnswer struct {
 		made bool
@@ -115,27 +142,26 @@ func (r *run) handleGuard(m any) bool {
 func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 	if w := r.a.book[m.name]; w != nil {
 		if w.guard == nil {
-			return guardedAnswer{err: fmt.Errorf("%w: world %q is open without one; close it, then open it with its policy", ErrPolicyNeedsNewWorld, m.name)}
+			return guardedAnswer{err: fmt.Errorf("%w: world %q is open without either; close it, then open it with them", ErrPolicyNeedsNewWorld, m.name)}
 		}
-		w.guard.policy = m.policy
+		w.guard.net = m.net
 		if w.guard.proxy != nil {
-			w.guard.proxy.SetPolicy(m.policy)
+			w.guard.proxy.SetPolicy(m.net.Policy, m.net.Upstream)
 		}
-		r.log.Info().Str("world", m.name).Strs("allowHosts", m.policy.AllowHosts()).Strs("denyHosts", m.policy.DenyHosts()).Msg("world's network policy changed")
+		m.net.log(r.log.Info().Str("world", m.name)).Msg("world's network policy changed")
 		return guardedAnswer{}
 	}
 	// The guard first: a world whose guard cannot start is not made. The
 	// policy given wins over one the name had before.
 	delete(r.a.retired, m.name)
-	g := &worldGuard{policy: m.policy}
+	g := &worldGuard{net: m.net}
 	if err := r.startGuard(m.name, g); err != nil {
 		return guardedAnswer{err: err}
 	}
 	w, _ := r.bookEntry(m.name)
 	w.guard = g
 	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL()})
-	r.log.Info().Str("world", m.name).Strs("allowHosts", m.policy.AllowHosts()).Strs("denyHosts", m.policy.DenyHosts()).
-		Str("guard", g.proxy.Addr()).Msg("world's network guard started")
+	m.net.log(r.log.Info().Str("world", m.name)).Str("guard", g.proxy.Addr()).Msg("world's network guard started")
 	if r.running {
 		r.ensure(w, nil) // its first client finds its context made
 	}
@@ -145,7 +171,7 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 // startGuard starts a world's proxy: on its former port if it had one and
 // that is free, else on any.
 func (r *run) startGuard(name string, g *worldGuard) error {
-	spec := guard.Spec{World: name, Policy: g.policy, Addr: "127.0.0.1:0", Log: r.log}
+	spec := guard.Spec{World: name, Policy: g.net.Policy, Upstream: g.net.Upstream, Addr: "127.0.0.1:0", Log: r.log}
 	if g.port != 0 {
 		spec.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(g.port))
 		p, err := guard.Start(spec)
@@ -201,7 +227,8 @@ func (w *world) policyInfo() *PolicyInfo {
 	if w.guard == nil {
 		return nil
 	}
-	info := &PolicyInfo{AllowHosts: w.guard.policy.AllowHosts(), DenyHosts: w.guard.policy.DenyHosts()}
+	n := w.guard.net
+	info := &PolicyInfo{AllowHosts: n.Policy.AllowHosts(), DenyHosts: n.Policy.DenyHosts(), Proxy: n.Upstream.Redacted()}
 	if w.guard.proxy != nil {
 		info.Counts = w.guard.proxy.Counts()
 	}
@@ -239,7 +266,7 @@ func (r *run) reopenGuards() {
 }
 
 // retireGuard closes a world's guard as the world closes, and remembers
-// its policy by name for the actor's life: a world made again under that
+// its policy and upstream proxy by name for the actor's life: a world made again under that
 // name (its first use at /context/NAME, a client's reconnection) gets it
 // again, so no client of a guarded world lifts its policy by having it
 // closed and made anew. A policy given at the new making replaces it.
@@ -249,9 +276,9 @@ func (r *run) retireGuard(w *world) {
 	}
 	w.closeGuard()
 	if r.a.retired == nil {
-		r.a.retired = map[string]*guard.Policy{}
+		r.a.retired = map[string]Network{}
 	}
-	r.a.retired[w.name()] = w.guard.policy
+	r.a.retired[w.name()] = w.guard.net
 }
 
 // rehireGuard gives a world being made the policy its name had, if it had
@@ -259,16 +286,25 @@ func (r *run) retireGuard(w *world) {
 // made, and until then the world's context is not made: closed, never
 // open.
 func (r *run) rehireGuard(w *world) {
-	pol := r.a.retired[w.name()]
-	if pol == nil {
+	n, ok := r.a.retired[w.name()]
+	if !ok {
 		return
 	}
-	w.guard = &worldGuard{policy: pol}
+	w.guard = &worldGuard{net: n}
 	if err := r.startGuard(w.name(), w.guard); err != nil {
 		r.log.Error().Err(err).Str("world", w.name()).Msg("the network guard of a world made again did not start")
 		return
 	}
 	w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
-	r.log.Info().Str("world", w.name()).Strs("allowHosts", pol.AllowHosts()).Strs("denyHosts", pol.DenyHosts()).
-		Str("guard", w.guard.proxy.Addr()).Msg("world made again with the network policy it had")
+	n.log(r.log.Info().Str("world", w.name())).Str("guard", w.guard.proxy.Addr()).Msg("world made again with the network policy it had")
+}
+
+// log adds the policy and the upstream (without its credentials) to a
+// log line.
+func (n Network) log(e *zerolog.Event) *zerolog.Event {
+	e = e.Strs("allowHosts", n.Policy.AllowHosts()).Strs("denyHosts", n.Policy.DenyHosts())
+	if n.Upstream != nil {
+		e = e.Str("upstreamProxy", n.Upstream.Redacted())
+	}
+	return e
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // gif is a 1×1 transparent GIF.
@@ -54,7 +55,7 @@ func TestGuardCost(t *testing.T) {
 	}, proxy.Spec{})
 	ctx := served.Context(t)
 	policy, _ := guard.ParsePolicy([]string{a.hostport()}, nil)
-	if _, err := inst.Worlds.MakeGuarded(ctx, "guarded", policy); err != nil {
+	if _, err := inst.Worlds.MakeGuarded(ctx, "guarded", worlds.Network{Policy: policy}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := inst.Worlds.Make(ctx, "plain"); err != nil {
@@ -91,7 +92,7 @@ func TestGuardCost(t *testing.T) {
 	}
 	mid := heap()
 	for i := range n {
-		if _, err := inst.Worlds.MakeGuarded(ctx, fmt.Sprintf("guarded-%d", i), policy); err != nil {
+		if _, err := inst.Worlds.MakeGuarded(ctx, fmt.Sprintf("guarded-%d", i), worlds.Network{Policy: policy}); err != nil {
 			t.Fatal(err)
 		}
 	}

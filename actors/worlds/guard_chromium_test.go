@@ -17,6 +17,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // countingServer is a local server that counts every connection it gets.
@@ -150,7 +151,7 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if made, err := inst.Worlds.MakeGuarded(served.Context(t), "guarded", policy); err != nil || !made {
+	if made, err := inst.Worlds.MakeGuarded(served.Context(t), "guarded", worlds.Network{Policy: policy}); err != nil || !made {
 		t.Fatalf("MakeGuarded: %v %v", made, err)
 	}
 

@@ -45,7 +45,7 @@ func TestWorldRequestsCarryAPolicy(t *testing.T) {
 	}
 	f.openWorld("plain")
 	_, err = state.OpenWorldWith(f.context(), ep, "plain", state.WorldOpen{WorldPolicy: state.WorldPolicy{AllowHosts: []string{"example.com"}}})
-	if !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), "a network policy is given at a world's making") {
+	if !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), "a network policy or an upstream proxy is given at a world's making") {
 		t.Fatalf("a policy for a world open without one: %v", err)
 	}
 	list, _ = state.ListWorlds(f.context(), ep)

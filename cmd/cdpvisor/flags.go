@@ -38,10 +38,12 @@ func envName(flagName string) string {
 // asked for on the command line each time, never left set in a shell.
 var commandLineOnly = map[string]bool{"forget": true}
 
-// onlyOnCommandLine: commandLineOnly, or a world's network policy.
+// onlyOnCommandLine: commandLineOnly, or a world's network policy or
+// upstream proxy (left in a shell's environment, either would apply to
+// every world made there).
 func onlyOnCommandLine(f *flag.Flag) bool {
 	_, policy := f.Value.(*seedflags.HostList)
-	return commandLineOnly[f.Name] || policy
+	return commandLineOnly[f.Name] || policy || f.Name == "proxy"
 }
 
 // envOverrides are install's variables, named for what they mean outside

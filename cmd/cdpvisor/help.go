@@ -30,7 +30,7 @@ type section struct{ title, body string }
 var placeholders = map[string]string{
 	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION", "drain-timeout": "DURATION",
-	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME",
+	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME", "proxy": "URL",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE",
@@ -39,8 +39,8 @@ var placeholders = map[string]string{
 // seedFlags seed a world when it is made (world open, wrap --isolate).
 var seedFlags = flagGroup{"Seed the world (its sign-ins)", []string{"storage-state", "from-user-browser", "from-world", "origin"}}
 
-// policyFlags give a world its network policy when it is made.
-var policyFlags = flagGroup{"The world's network policy", []string{"allow-host", "deny-host"}}
+// policyFlags give a world its network policy and upstream proxy when it is made.
+var policyFlags = flagGroup{"The world's network policy", []string{"allow-host", "deny-host", "proxy"}}
 
 // shownDefaults replace defaults that depend on the machine, so help reads
 // the same everywhere.

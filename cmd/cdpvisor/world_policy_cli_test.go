@@ -38,7 +38,7 @@ func TestWorldPolicyFromTheCommandLine(t *testing.T) {
 		want string
 	}{
 		{[]string{"world", "open", "x", "--allow-host", "https://example.com/"}, `allow: bad host pattern "https://example.com/"`},
-		{[]string{"world", "list", "--deny-host", "example.com"}, "--allow-host and --deny-host are a world's network policy, given at its making: for world open, not list"},
+		{[]string{"world", "list", "--deny-host", "example.com"}, "--allow-host, --deny-host and --proxy are a world's network policy, given at its making: for world open, not list"},
 		{[]string{"world", "open", "shop", "--allow-host", "example.org"}, ""}, // the owner's change: allowed
 		{[]string{"wrap", "--allow-host", "example.com", "--", "true"}, "give the command's world a network policy: add --isolate=NAME"},
 		{[]string{"wrap", "--isolate=y", "--deny-host", "a..b", "--", "true"}, `deny: bad host pattern "a..b"`},

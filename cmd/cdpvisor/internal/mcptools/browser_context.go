@@ -28,6 +28,7 @@ type contextArgs struct {
 	// The network policy of open; see state.WorldPolicy.
 	AllowHosts []string `json:"allow_hosts"`
 	DenyHosts  []string `json:"deny_hosts"`
+	Proxy      *string  `json:"proxy"`
 }
 
 // worldsAnswer is browser_context list's structured answer. Fields in the
@@ -84,6 +85,10 @@ func browserContext(d deps) server.ServerTool {
 					"Given again on a world open with a policy, it replaces it."}},
 			{name: "deny_hosts", want: "an array of host patterns (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
 				"description": "For open: hosts the world may never reach (patterns as allow_hosts); deny wins."}},
+			{name: "proxy", want: "a string: http://[user:pass@]host:port or socks5://[user:pass@]host:port", schema: map[string]any{"type": "string",
+				"description": "For open: the world's upstream proxy, http://[user:pass@]host:port or socks5://[user:pass@]host:port: everything the world loads " +
+					"leaves through it (after allow_hosts and deny_hosts, if given); other worlds' traffic does not. It must answer at the world's making. " +
+					"Its credentials are never shown (lists say http://***@host:port). Alone it is no network policy: private addresses stay reachable."}},
 		},
 		required:    []string{"action"},
 		destructive: true, // close
@@ -154,6 +159,8 @@ func (a contextArgs) fitAction() error {
 		return errors.New("import takes name and storage_state; from_user_browser, from_world and origins seed a world with open")
 	case (a.AllowHosts != nil || a.DenyHosts != nil) && a.Action != "open":
 		return fmt.Errorf("allow_hosts and deny_hosts are a world's network policy, given with open, not %s", a.Action)
+	case a.Proxy != nil && a.Action != "open":
+		return fmt.Errorf("proxy is a world's upstream proxy, given with open, not %s", a.Action)
 	case seeds && a.Action != "open" && a.Action != "import":
 		return fmt.Errorf("storage_state, from_user_browser, from_world and origins seed a world: they are for open (and storage_state for import), not %s", a.Action)
 	case (a.Action == "export" || a.Action == "import") && a.Name == nil:

@@ -35,7 +35,7 @@ func TestMCPBrowserContextOpenWithPolicy(t *testing.T) {
 		{map[string]any{"action": "open", "name": "bad", "allow_hosts": []any{"https://example.com/x"}, "deny_hosts": []any{"a*b"}},
 			[]string{`allow: bad host pattern "https://example.com/x"`, `deny: bad host pattern "a*b"`, "nothing was made or changed"}},
 		{map[string]any{"action": "open", "name": "plain", "deny_hosts": []any{"example.com"}},
-			[]string{"a network policy is given at a world's making", `world "plain" is open without one`, "nothing was made or changed"}},
+			[]string{"a network policy or an upstream proxy is given at a world's making", `world "plain" is open without either`, "nothing was made or changed"}},
 		{map[string]any{"action": "list", "allow_hosts": []any{"example.com"}}, []string{"allow_hosts and deny_hosts are a world's network policy, given with open, not list"}},
 	} {
 		text, _ := h.call("browser_context", c.args, true)

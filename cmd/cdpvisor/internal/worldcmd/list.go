@@ -64,15 +64,24 @@ func saved(at *time.Time) string {
 	return at.Local().Format("2006-01-02 15:04:05")
 }
 
-// network says a world's network policy in the table.
+// network says a world's network policy and upstream proxy in the table
+// (the proxy as the coordinator lists it: without its credentials).
 func network(p *state.WorldPolicy) string {
-	switch {
-	case p == nil:
+	if p == nil {
 		return "-"
-	case len(p.DenyHosts) == 0:
-		return "allow " + strings.Join(p.AllowHosts, ",")
-	case len(p.AllowHosts) == 0:
-		return "deny " + strings.Join(p.DenyHosts, ",")
 	}
-	return "allow " + strings.Join(p.AllowHosts, ",") + " deny " + strings.Join(p.DenyHosts, ",")
+	var parts []string
+	if len(p.AllowHosts) > 0 {
+		parts = append(parts, "allow "+strings.Join(p.AllowHosts, ","))
+	}
+	if len(p.DenyHosts) > 0 {
+		parts = append(parts, "deny "+strings.Join(p.DenyHosts, ","))
+	}
+	if p.Proxy != "" {
+		parts = append(parts, "via "+p.Proxy)
+	}
+	if len(parts) == 0 {
+		return "allow all" // a policy of no lists: private addresses denied
+	}
+	return strings.Join(parts, " ")
 }

@@ -32,8 +32,9 @@ type Isolate struct {
 	// child starts: a storage state, the user's browser's origins, another
 	// world's.
 	Seed state.WorldSeed
-	// Policy is the world's network policy (--allow-host, --deny-host),
-	// given at its making; a world that cannot have it is not used.
+	// Policy is the world's network policy (--allow-host, --deny-host) and
+	// upstream proxy (--proxy), given at its making; a world that cannot
+	// have them is not used.
 	Policy state.WorldPolicy
 }
 
@@ -111,7 +112,7 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	switch {
 	case err != nil && !i.Policy.Empty():
 		// Never a world without its guard: the child would reach anything.
-		return t, fmt.Errorf("--isolate: world %s could not be given its network policy: %w", name, err)
+		return t, fmt.Errorf("--isolate: world %s could not be given its network policy or upstream proxy: %w", name, err)
 	case err != nil && !i.Seed.Empty():
 		// A seed is never left behind: the child would start signed out.
 		return t, fmt.Errorf("--isolate: world %s could not be seeded: %w", name, err)
