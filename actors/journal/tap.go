@@ -1,0 +1,157 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// Tap is one client's side of a world's journal: the relay tells it each
+// request and answer, and it hands the journal one entry per command, with
+// its method, its target, Page.navigate's URL and the answer. Safe for the
+// relay's two readers and its actor at once: a lock, not a mailbox, since
+// a hand-off per frame is what the relay's fast path saves.
+type Tap struct {
+	j      *Actor
+	world  string
+	client Client
+
+	mu       sync.Mutex
+	pending  map[int64]pendingCommand
+	sessions map[string]string // the client's sessions' targets
+	dropped  int64             // entries the journal could not take, told with the next one
+}
+
+// pendingCommand is a request awaiting its answer.
+type pendingCommand struct {
+	at     time.Time
+	method string
+	target string
+	url    string
+}
+
+// Tap makes the journal tap of a client of world.
+func (a *Actor) Tap(world string, client Client) *Tap {
+	return &Tap{j: a, world: world, client: client, pending: map[int64]pendingCommand{}, sessions: map[string]string{}}
+}
+
+// Request notes a client request (its head: id, method, sessionId; msg
+// only for the few parameters read: Page.navigate's url, a Target
+// command's targetId).
+func (t *Tap) Request(id int64, method, session, msg []byte) {
+	p := pendingCommand{at: time.Now(), method: string(method)}
+	switch {
+	case bytes.Equal(method, []byte("Page.navigate")):
+		p.url = param(msg).URL
+	case bytes.HasPrefix(method, []byte("Target.")):
+		p.target = param(msg).TargetID
+	}
+	t.mu.Lock()
+	if p.target == "" && len(session) > 0 {
+		p.target = t.sessions[string(session)]
+		if p.target == "" {
+			p.target = "session " + string(session)
+		}
+	}
+	t.pending[id] = p
+	t.mu.Unlock()
+}
+
+// param reads the only parameters a journal keeps.
+func param(msg []byte) (p struct {
+	URL      string `json:"url"`
+	TargetID string `json:"targetId"`
+}) {
+	var m struct {
+		Params *struct {
+			URL      string `json:"url"`
+			TargetID string `json:"targetId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &m) == nil && m.Params != nil {
+		p.URL, p.TargetID = m.Params.URL, m.Params.TargetID
+	}
+	return p
+}
+
+// Answer notes the browser's (or the relay's) answer to request id;
+// failed: the answer has an "error" member, whose message msg holds.
+func (t *Tap) Answer(id int64, failed bool, msg []byte) {
+	t.mu.Lock()
+	p, ok := t.pending[id]
+	delete(t.pending, id)
+	t.mu.Unlock()
+	if !ok {
+		return
+	}
+	e := t.entry(p)
+	if failed {
+		e.Answer, e.Error = AnswerError, errorMessage(msg)
+	} else {
+		e.Answer = AnswerOK
+	}
+	t.record(e)
+}
+
+func (t *Tap) entry(p pendingCommand) Entry {
+	return Entry{Time: p.at, World: t.world, Client: &t.client, Kind: KindCommand, Method: p.method, Target: p.target, URL: p.url}
+}
+
+func errorMessage(msg []byte) string {
+	var m struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	return m.Error.Message
+}
+
+// Attached notes that session is the client's session on target; Detached
+// forgets it.
+func (t *Tap) Attached(session, target string) {
+	t.mu.Lock()
+	t.sessions[session] = target
+	t.mu.Unlock()
+}
+
+func (t *Tap) Detached(session string) {
+	t.mu.Lock()
+	delete(t.sessions, session)
+	t.mu.Unlock()
+}
+
+// Close records the commands the browser never answered: the client left
+// first, or its relay ended.
+func (t *Tap) Close() {
+	t.mu.Lock()
+	left := t.pending
+	t.pending = map[int64]pendingCommand{}
+	t.mu.Unlock()
+	for _, p := range left {
+		e := t.entry(p)
+		e.Error = "no answer: the client's connection ended first"
+		t.record(e)
+	}
+}
+
+// record hands e on, and first the count of what was dropped before it.
+func (t *Tap) record(e Entry) {
+	t.mu.Lock()
+	dropped := t.dropped
+	t.dropped = 0
+	t.mu.Unlock()
+	if dropped > 0 && !t.j.Record(Entry{World: t.world, Client: &t.client, Kind: KindDropped, Dropped: dropped}) {
+		t.drop(dropped)
+	}
+	if !t.j.Record(e) {
+		t.drop(1)
+	}
+}
+
+func (t *Tap) drop(n int64) {
+	t.mu.Lock()
+	t.dropped += n
+	t.mu.Unlock()
+}
