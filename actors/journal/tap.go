@@ -20,6 +20,7 @@ type Tap struct {
 	mu       sync.Mutex
 	pending  map[int64]pendingCommand
 	sessions map[string]string // the client's sessions' targets
+	urls     map[string]string // the URL each page of the world was last seen at
 	dropped  int64             // entries the journal could not take, told with the next one
 }
 
@@ -31,15 +32,19 @@ type pendingCommand struct {
 	url    string
 }
 
-// Tap makes the journal tap of a client of world.
+// Tap makes the journal tap of a client of world. A nil *Tap records
+// nothing: a relay without a journal calls it all the same.
 func (a *Actor) Tap(world string, client Client) *Tap {
-	return &Tap{j: a, world: world, client: client, pending: map[int64]pendingCommand{}, sessions: map[string]string{}}
+	return &Tap{j: a, world: world, client: client, pending: map[int64]pendingCommand{}, sessions: map[string]string{}, urls: map[string]string{}}
 }
 
 // Request notes a client request (its head: id, method, sessionId; msg
 // only for the few parameters read: Page.navigate's url, a Target
 // command's targetId).
 func (t *Tap) Request(id int64, method, session, msg []byte) {
+	if t == nil {
+		return
+	}
 	p := pendingCommand{at: time.Now(), method: string(method)}
 	switch {
 	case bytes.Equal(method, []byte("Page.navigate")):
@@ -78,6 +83,9 @@ func param(msg []byte) (p struct {
 // Answer notes the browser's (or the relay's) answer to request id;
 // failed: the answer has an "error" member, whose message msg holds.
 func (t *Tap) Answer(id int64, failed bool, msg []byte) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	p, ok := t.pending[id]
 	delete(t.pending, id)
@@ -111,20 +119,45 @@ func errorMessage(msg []byte) string {
 // Attached notes that session is the client's session on target; Detached
 // forgets it.
 func (t *Tap) Attached(session, target string) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	t.sessions[session] = target
 	t.mu.Unlock()
 }
 
 func (t *Tap) Detached(session string) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	delete(t.sessions, session)
 	t.mu.Unlock()
 }
 
+// Navigated notes a page of the world at url (its target's news): a
+// navigation entry when the URL changed, whoever made it (a click, a
+// script, Page.navigate).
+func (t *Tap) Navigated(target, url string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	changed := t.urls[target] != url
+	t.urls[target] = url
+	t.mu.Unlock()
+	if changed && url != "" {
+		t.record(Entry{World: t.world, Client: &t.client, Kind: KindNavigation, Target: target, URL: url})
+	}
+}
+
 // Close records the commands the browser never answered: the client left
 // first, or its relay ended.
 func (t *Tap) Close() {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	left := t.pending
 	t.pending = map[int64]pendingCommand{}
