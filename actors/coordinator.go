@@ -210,7 +210,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP
-		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, Log: log})
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journalHost(), Log: log})
 	}
 	var ext *extensions.Actor
 	if !bidi { // loaded over CDP
