@@ -18,9 +18,9 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/extensions"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
@@ -92,7 +92,7 @@ type Coordinator struct {
 	profiles *profiles.Actor // nil: no world is kept
 	liveView *liveview.Actor
 	journal  *journal.Actor // nil: off
-	draining atomic.Bool // set once by Drain; read by every readiness probe
+	draining atomic.Bool    // set once by Drain; read by every readiness probe
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so

@@ -41,7 +41,7 @@ type fastPath struct {
 	// hold: a human's hold on the client's world; its input and navigation
 	// go to the actor while the world is held.
 	hold     Hold
-	journal  *journal.Tap // nil: not kept
+	journal  *journal.Tap   // nil: not kept
 	streamed countingReader // the browser reader's, counts a streamed message
 }
 

@@ -206,7 +206,7 @@ func (run *relayRun) finish() {
 		run.world.release()
 	}
 	close(run.quit)
-	run.workers.Wait() // both ends are closed: their readers return
+	run.workers.Wait()         // both ends are closed: their readers return
 	run.r.spec.Journal.Close() // what was never answered
 }
 
