@@ -124,10 +124,11 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log), liveView: newLiveView(cfg.Log)}
+	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log)}
 	if !cfg.NoJournal {
 		c.journal = journal.New(journal.Spec{Dir: journal.DirIn(cfg.StateDir), Log: cfg.Log})
 	}
+	c.liveView = newLiveView(cfg.Log, c.journalHold())
 	if profilesDir != "" {
 		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
 	}
@@ -216,7 +217,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	if !bidi { // loaded over CDP
 		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
 	}
-	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), Log: log})
+	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
 		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil),
