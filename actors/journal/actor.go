@@ -3,10 +3,10 @@ package journal
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -42,11 +42,25 @@ var ErrBadWorld = errors.New("not a world name")
 
 // Actor is the JournalActor: it owns the journal files and writes what
 // the worlds' relays, guards and the live view record, off their way.
+//
+// Entries come in through a queue under a lock rather than the mailbox: a
+// relay records one per command, and a hand-off that wakes the actor for
+// each would cost the round trip more than the record itself. The first
+// entry into an empty queue kicks the actor, which takes the whole queue
+// a BatchDelay later; a read takes it at once.
 type Actor struct {
 	spec    Spec
-	entries chan Entry // Record's: never waited on by a sender
-	mailbox chan any   // reads
+	mailbox chan any      // reads
+	kick    chan struct{} // the queue is no longer empty (capacity 1)
+
+	mu      sync.Mutex
+	queue   []Entry // guarded by mu
+	dropped map[string]int64
 }
+
+// BatchDelay is how long the first entry of a batch waits for the rest:
+// a kill loses at most this much of the journal, and the buffers.
+const BatchDelay = 50 * time.Millisecond
 
 // New makes a journal over spec.Dir; it writes nothing until served.
 func New(spec Spec) *Actor {
@@ -56,20 +70,45 @@ func New(spec Spec) *Actor {
 	if spec.Buffer <= 0 {
 		spec.Buffer = DefaultBuffer
 	}
-	return &Actor{spec: spec, entries: make(chan Entry, spec.Buffer), mailbox: make(chan any)}
+	return &Actor{spec: spec, mailbox: make(chan any), kick: make(chan struct{}, 1), dropped: map[string]int64{}}
 }
 
 func (a *Actor) String() string { return "journal" }
 
 // Record hands e to the journal without waiting; false: the journal is
-// behind and e was dropped (the caller counts it).
+// behind (Buffer entries wait) and e was dropped, which the journal says
+// in its next entry of e's world.
 func (a *Actor) Record(e Entry) bool {
-	select {
-	case a.entries <- e:
-		return true
-	default:
+	a.mu.Lock()
+	if len(a.queue) >= a.spec.Buffer {
+		a.dropped[e.World]++
+		a.mu.Unlock()
 		return false
 	}
+	first := len(a.queue) == 0
+	a.queue = append(a.queue, e)
+	a.mu.Unlock()
+	if first {
+		select {
+		case a.kick <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// take empties the queue, the drops told as entries before the rest.
+func (a *Actor) take(into []Entry) []Entry {
+	a.mu.Lock()
+	for world, n := range a.dropped {
+		into = append(into, Entry{Time: time.Now(), World: world, Kind: KindDropped, Dropped: n})
+	}
+	clear(a.dropped)
+	into = append(into, a.queue...)
+	clear(a.queue)
+	a.queue = a.queue[:0]
+	a.mu.Unlock()
+	return into
 }
 
 // read asks for a world's entries after since; wait: if there are none
@@ -116,6 +155,8 @@ type run struct {
 	bufs    map[string]*bufio.Writer // unflushed lines, by world
 	waiting map[string][]read
 	refused map[string]bool // worlds whose file could not be opened: said once
+	batch   []Entry         // the entries being written, reused
+	line    []byte          // the line being written, reused
 }
 
 // Serve writes entries and answers reads until ctx is done.
@@ -125,35 +166,40 @@ func (a *Actor) Serve(ctx context.Context) error {
 	}
 	r := &run{a: a, files: map[string]*worldFile{}, bufs: map[string]*bufio.Writer{}, waiting: map[string][]read{}, refused: map[string]bool{}}
 	defer r.closeAll()
+	batch := time.NewTimer(BatchDelay)
+	batch.Stop()
+	defer batch.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			r.drain()
 			return ctx.Err()
-		case e := <-a.entries:
-			r.write(e)
-			if len(a.entries) == 0 {
-				r.flush()
-			}
+		case <-a.kick:
+			batch.Reset(BatchDelay)
+		case <-batch.C:
+			r.drain()
 		case m := <-a.mailbox:
 			if q, ok := m.(read); ok {
+				r.drain()
 				r.read(q)
 			}
 		}
 	}
 }
 
-// drain writes what waits at the stop.
+// drain writes what the queue holds, and flushes it to the files.
 func (r *run) drain() {
-	for {
-		select {
-		case e := <-r.a.entries:
-			r.write(e)
-		default:
-			r.flush()
-			return
+	r.batch = r.a.take(r.batch[:0])
+	for _, e := range r.batch {
+		r.write(e)
+	}
+	r.flush()
+	if len(r.waiting) > 0 {
+		for _, e := range r.batch {
+			r.answerWaiting(e.World) // once per world: its waiters are gone after
 		}
 	}
+	clear(r.batch)
 }
 
 func (r *run) write(e Entry) {
@@ -177,24 +223,18 @@ func (r *run) write(e Entry) {
 	if len(e.URL) > maxURL {
 		e.URL = e.URL[:maxURL]
 	}
-	line, err := json.Marshal(&e)
-	if err != nil {
-		return
-	}
-	line = append(line, '\n')
-	buf := r.bufs[e.World]
-	if w.size > 0 && w.size+int64(buf.Buffered()+len(line)) > r.a.spec.Cap/2 {
+	r.line = appendEntry(r.line[:0], &e)
+	r.line = append(r.line, '\n')
+	buf, half := r.bufs[e.World], r.a.spec.Cap/2
+	if w.size+int64(buf.Buffered()+len(r.line)) > half {
 		r.flushWorld(e.World)
-	}
-	if buf.Buffered() == 0 {
-		// Flushed: the file decides on its rotation with the line.
-		if err := w.append(line, r.a.spec.Cap); err != nil {
-			r.a.spec.Log.Warn().Err(err).Str("world", e.World).Msg("journal")
+		if w.size > 0 && w.size+int64(len(r.line)) > half {
+			if err := w.rotate(); err != nil {
+				r.a.spec.Log.Warn().Err(err).Str("world", e.World).Msg("journal")
+			}
 		}
-	} else {
-		buf.Write(line)
 	}
-	r.answerWaiting(e.World)
+	buf.Write(r.line) // the file's half never passes: a whole buffer fits
 }
 
 // file is a world's open journal, opened at its first entry.

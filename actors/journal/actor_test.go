@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -181,5 +182,42 @@ func TestParseSince(t *testing.T) {
 	}
 	if _, err := New(Spec{}).Read(context.Background(), "../x", Since{}, false); !errors.Is(err, ErrBadWorld) {
 		t.Errorf("../x: %v", err)
+	}
+}
+
+// A journal that falls behind drops entries rather than make anyone wait,
+// and says how many it dropped.
+func TestJournalCountsWhatItDrops(t *testing.T) {
+	a := serve(t, Spec{Dir: filepath.Join(t.TempDir(), "journal"), Buffer: 4})
+	kept := 0
+	for range 10 {
+		if a.Record(Entry{World: "busy", Kind: KindCommand, Method: "Page.reload"}) {
+			kept++
+		}
+	}
+	got := readN(t, a, "busy", Since{}, kept+1)
+	var dropped int64
+	for _, e := range got {
+		dropped += e.Dropped
+	}
+	if kept == 10 || dropped != int64(10-kept) || len(got) != kept+1 {
+		t.Errorf("kept %d of 10, the journal says %d dropped: %+v", kept, dropped, got)
+	}
+}
+
+// A line is what encoding/json writes of the entry.
+func TestEntryLineIsJSON(t *testing.T) {
+	for _, e := range []Entry{
+		{Time: time.Date(2026, 11, 27, 11, 0, 0, 5, time.UTC), Seq: 3, World: "w", Kind: KindCommand, Method: "Page.navigate", URL: "http://a.test/?q=<\"x\">&é\x01"},
+		{Time: time.Date(2026, 11, 27, 11, 0, 0, 0, time.UTC), Seq: 9, World: "w", Client: &Client{ID: 4, Command: "npx chrome-devtools-mcp"}, Kind: KindHost, Host: "b.test:443", Reached: 2, Denied: 7, Dropped: 1, Note: "n", Answer: "ok", Error: "e", Target: "T"},
+		{World: "w", Client: &Client{ID: 1}, Kind: KindDropped, Dropped: 12},
+	} {
+		want, err := json.Marshal(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendEntry(nil, &e); string(got) != string(want) {
+			t.Errorf("\n got %s\nwant %s", got, want)
+		}
 	}
 }

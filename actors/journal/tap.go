@@ -21,7 +21,7 @@ type Tap struct {
 	pending  map[int64]pendingCommand
 	sessions map[string]string // the client's sessions' targets
 	urls     map[string]string // the URL each page of the world was last seen at
-	dropped  int64             // entries the journal could not take, told with the next one
+	methods  map[string]string // the method names seen: one string each, not one per command
 }
 
 // pendingCommand is a request awaiting its answer.
@@ -35,7 +35,7 @@ type pendingCommand struct {
 // Tap makes the journal tap of a client of world. A nil *Tap records
 // nothing: a relay without a journal calls it all the same.
 func (a *Actor) Tap(world string, client Client) *Tap {
-	return &Tap{j: a, world: world, client: client, pending: map[int64]pendingCommand{}, sessions: map[string]string{}, urls: map[string]string{}}
+	return &Tap{j: a, world: world, client: client, pending: map[int64]pendingCommand{}, sessions: map[string]string{}, urls: map[string]string{}, methods: map[string]string{}}
 }
 
 // Request notes a client request (its head: id, method, sessionId; msg
@@ -45,7 +45,7 @@ func (t *Tap) Request(id int64, method, session, msg []byte) {
 	if t == nil {
 		return
 	}
-	p := pendingCommand{at: time.Now(), method: string(method)}
+	p := pendingCommand{at: time.Now()}
 	switch {
 	case bytes.Equal(method, []byte("Page.navigate")):
 		p.url = param(msg).URL
@@ -53,6 +53,12 @@ func (t *Tap) Request(id int64, method, session, msg []byte) {
 		p.target = param(msg).TargetID
 	}
 	t.mu.Lock()
+	if p.method = t.methods[string(method)]; p.method == "" && len(t.methods) < maxMethods {
+		p.method = string(method)
+		t.methods[p.method] = p.method
+	} else if p.method == "" {
+		p.method = string(method)
+	}
 	if p.target == "" && len(session) > 0 {
 		p.target = t.sessions[string(session)]
 		if p.target == "" {
@@ -62,6 +68,9 @@ func (t *Tap) Request(id int64, method, session, msg []byte) {
 	t.pending[id] = p
 	t.mu.Unlock()
 }
+
+// maxMethods bounds the method names a tap keeps (a client may send any).
+const maxMethods = 512
 
 // param reads the only parameters a journal keeps.
 func param(msg []byte) (p struct {
@@ -169,22 +178,5 @@ func (t *Tap) Close() {
 	}
 }
 
-// record hands e on, and first the count of what was dropped before it.
-func (t *Tap) record(e Entry) {
-	t.mu.Lock()
-	dropped := t.dropped
-	t.dropped = 0
-	t.mu.Unlock()
-	if dropped > 0 && !t.j.Record(Entry{World: t.world, Client: &t.client, Kind: KindDropped, Dropped: dropped}) {
-		t.drop(dropped)
-	}
-	if !t.j.Record(e) {
-		t.drop(1)
-	}
-}
-
-func (t *Tap) drop(n int64) {
-	t.mu.Lock()
-	t.dropped += n
-	t.mu.Unlock()
-}
+// record hands e on; the journal counts what it drops.
+func (t *Tap) record(e Entry) { t.j.Record(e) }
