@@ -60,17 +60,25 @@ func (t *Tap) Request(id int64, method, session, msg []byte) {
 		p.method = string(method)
 	}
 	if p.target == "" && len(session) > 0 {
-		p.target = t.sessions[string(session)]
-		if p.target == "" {
+		if p.target = t.sessions[string(session)]; p.target == "" {
+			// Not seen attached: named by the session, kept so as to be
+			// made once (Attached replaces it).
 			p.target = "session " + string(session)
+			if len(t.sessions) < maxSessions {
+				t.sessions[string(session)] = p.target
+			}
 		}
 	}
 	t.pending[id] = p
 	t.mu.Unlock()
 }
 
-// maxMethods bounds the method names a tap keeps (a client may send any).
-const maxMethods = 512
+// maxMethods and maxSessions bound the method names and sessions a tap
+// keeps (a client may send any).
+const (
+	maxMethods  = 512
+	maxSessions = 4096
+)
 
 // param reads the only parameters a journal keeps.
 func param(msg []byte) (p struct {
