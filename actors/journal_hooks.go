@@ -55,7 +55,7 @@ func (c *Coordinator) journalDownload() func(e downloads.Entry) {
 }
 
 // ErrNoJournal: the coordinator keeps no journal (serve --journal=false).
-var ErrNoJournal = errors.New("the journal is off (the coordinator was started with --journal=false)")
+var ErrNoJournal = errors.New("the journal is off: this coordinator keeps no journal of its worlds")
 
 // Journal is the journal of the world called name after since (an
 // entry's seq or an RFC 3339 time; "": all of it), oldest first.

@@ -61,19 +61,21 @@ func worldJournal(ctx context.Context, d deps, tool, name string, since any) (*m
 
 // sinceArg is since as the journal reads it: a number is a seq.
 func sinceArg(since any) (string, error) {
+	var s string
 	switch v := since.(type) {
 	case nil:
 		return "", nil
-	case float64:
-		if v < 0 || v != float64(uint64(v)) {
-			return "", fmt.Errorf("since %v: %w", v, journal.ErrBadSince)
-		}
-		return strconv.FormatUint(uint64(v), 10), nil
 	case string:
-		if _, err := journal.ParseSince(v); err != nil {
-			return "", fmt.Errorf("since: %w", err)
-		}
-		return v, nil
+		s = v
+	case float64:
+		s = strconv.FormatFloat(v, 'f', -1, 64)
+	case json.Number, int, int64:
+		s = fmt.Sprint(v)
+	default:
+		return "", fmt.Errorf("since: %w: %v", journal.ErrBadSince, since)
 	}
-	return "", fmt.Errorf("since: %w: %v", journal.ErrBadSince, since)
+	if _, err := journal.ParseSince(s); err != nil {
+		return "", fmt.Errorf("since %s: %w", s, err)
+	}
+	return s, nil
 }
