@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -23,7 +24,8 @@ import (
 // denies), `cdpvisor world journal` and GET /context/NAME/journal hold
 // its commands in order with the client's id, the navigations' URLs and
 // B's denial; nothing of Runtime.evaluate's expression is in the journal
-// file or in what is read.
+// file or in what is read. A follower (--follow) started before the agent
+// prints the entries as they come and ends at an interrupt.
 func TestWorldJournalOfAnAgentsSession(t *testing.T) {
 	actortest.ClientsDir(t)
 	const marker = "SECRET-EXPR-MARKER"
@@ -57,6 +59,14 @@ func TestWorldJournalOfAnAgentsSession(t *testing.T) {
 		t.Fatalf("world open jr: exit %d %q %q", code, out, stderr)
 	}
 	endpoint := strings.TrimSpace(out)
+	// A follower from before the agent came: it prints each entry as it comes.
+	follower := exec.Command(binary, "world", "journal", "jr", "--follow", "--state-dir", dir)
+	following := &actortest.SyncBuffer{}
+	follower.Stdout, follower.Stderr = following, following
+	if err := follower.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer follower.Process.Kill()
 	got, err := actortest.NodeScript(t, 90*time.Second, "journal_agent.mjs", endpoint, siteA.URL+"/", siteB.URL+"/", marker)
 	var res struct {
 		OK           bool
@@ -84,6 +94,14 @@ func TestWorldJournalOfAnAgentsSession(t *testing.T) {
 	}
 	if !eventually(10*time.Second, complete) {
 		t.Fatalf("world journal jr (exit %d):\n%s", code, text)
+	}
+	// The follower saw the session come, and ends at an interrupt, exit 0.
+	if !eventually(10*time.Second, func() bool { return strings.Contains(following.String(), `"denied":1`) }) {
+		t.Errorf("world journal --follow printed:\n%s", following.String())
+	}
+	_ = follower.Process.Signal(os.Interrupt)
+	if err := follower.Wait(); err != nil || !strings.Contains(following.String(), `"method":"Page.navigate"`) {
+		t.Errorf("world journal --follow, interrupted: %v\n%s", err, following.String())
 	}
 	nav := indexOf(entries, func(e journal.Entry) bool {
 		return e.Kind == journal.KindCommand && e.Method == "Page.navigate" && e.URL == siteA.URL+"/" && e.Answer == journal.AnswerOK
