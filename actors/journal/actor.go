@@ -198,8 +198,29 @@ func (r *run) drain() {
 		for _, e := range r.batch {
 			r.answerWaiting(e.World) // once per world: its waiters are gone after
 		}
+		r.forgetLeft()
 	}
 	clear(r.batch)
+}
+
+// forgetLeft forgets the waiting reads whose asker left (a follower
+// interrupted, its wait over) in worlds where nothing came.
+func (r *run) forgetLeft() {
+	for world, qs := range r.waiting {
+		kept := qs[:0]
+		for _, q := range qs {
+			select {
+			case <-q.done:
+			default:
+				kept = append(kept, q)
+			}
+		}
+		if len(kept) == 0 {
+			delete(r.waiting, world)
+		} else {
+			r.waiting[world] = kept
+		}
+	}
 }
 
 func (r *run) write(e Entry) {
@@ -284,6 +305,7 @@ func (r *run) read(q read) {
 	r.flushWorld(q.world)
 	entries, err := readWorld(r.a.spec.Dir, q.world, q.since)
 	if err == nil && len(entries) == 0 && q.wait {
+		r.forgetLeft()
 		r.waiting[q.world] = append(r.waiting[q.world], q)
 		return
 	}
