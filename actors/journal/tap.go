@@ -169,6 +169,16 @@ func (t *Tap) Navigated(target, url string) {
 	}
 }
 
+// Gone forgets a target of the world that was destroyed.
+func (t *Tap) Gone(target string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	delete(t.urls, target)
+	t.mu.Unlock()
+}
+
 // Close records the commands the browser never answered: the client left
 // first, or its relay ended.
 func (t *Tap) Close() {

@@ -84,6 +84,7 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 		}
 		if h.Is("Target.targetDestroyed") {
 			delete(f.targets, p.TargetID)
+			run.r.spec.Journal.Gone(p.TargetID)
 		}
 	case "Target.attachedToTarget":
 		switch {
