@@ -18,6 +18,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/extensions"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
@@ -70,7 +71,10 @@ type CoordinatorConfig struct {
 	// Words says the fixes of errors the endpoints answer (the command
 	// line's for the flags this coordinator was started with); nil: plain.
 	Words remedy.Words
-	Log   zerolog.Logger
+	// NoJournal turns the worlds' journal off (serve --journal=false):
+	// nothing is recorded of what their clients do.
+	NoJournal bool
+	Log       zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -87,7 +91,8 @@ type Coordinator struct {
 	metrics  *metrics.Actor
 	profiles *profiles.Actor // nil: no world is kept
 	liveView *liveview.Actor
-	draining atomic.Bool // set once by Drain; read by every readiness probe
+	journal  *journal.Actor // nil: off
+	draining atomic.Bool    // set once by Drain; read by every readiness probe
 }
 
 // NewCoordinator binds the default endpoint and writes the state files, so
@@ -119,7 +124,11 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log), liveView: newLiveView(cfg.Log)}
+	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log)}
+	if !cfg.NoJournal {
+		c.journal = journal.New(journal.Spec{Dir: journal.DirIn(cfg.StateDir), Log: cfg.Log})
+	}
+	c.liveView = newLiveView(cfg.Log, c.journalHold())
 	if profilesDir != "" {
 		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
 	}
@@ -149,6 +158,9 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		c.root.Add(c.profiles)
 	}
 	c.root.Add(c.liveView) // before the instances: their endpoints serve it, their relays ask it
+	if c.journal != nil {
+		c.root.Add(c.journal) // before the instances: their relays write to it
+	}
 	if c.guard != nil {
 		c.root.Add(c.guard)
 	}
@@ -199,16 +211,16 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP
-		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, Log: log})
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journalHost(), Log: log})
 	}
 	var ext *extensions.Actor
 	if !bidi { // loaded over CDP
 		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
 	}
-	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), Log: log})
+	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id),
+		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil),
 		Report: c.Report, Metrics: c.metrics.Handler(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)

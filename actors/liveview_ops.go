@@ -11,8 +11,8 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
-func newLiveView(log zerolog.Logger) *liveview.Actor {
-	return liveview.New(liveview.Spec{Log: log.With().Str("actor", "liveview").Logger()})
+func newLiveView(log zerolog.Logger, onHold func(instance, world string, held bool)) *liveview.Actor {
+	return liveview.New(liveview.Spec{OnHold: onHold, Log: log.With().Str("actor", "liveview").Logger()})
 }
 
 // LiveView is the live view's URL on the default endpoint (beyond

@@ -31,7 +31,10 @@ type Spec struct {
 	// nil when the instance has no worlds. A world's downloads land in its
 	// folder, WorldDir(Dir, name).
 	WorldOf WorldOf
-	Log     zerolog.Logger
+	// OnDownload, when set, hears a download begin and finish: its world's
+	// journal. Called on the actor's goroutine: it must not wait.
+	OnDownload func(e Entry)
+	Log        zerolog.Logger
 }
 
 // WorldOf names the world (/context/NAME) whose own browser context in the

@@ -132,6 +132,9 @@ func (r *run) began(frame, guid, url, suggested string) {
 		ev = ev.Str("world", rec.Context)
 	}
 	ev.Msg("download began")
+	if on := r.a.spec.OnDownload; on != nil {
+		on(rec.Entry)
+	}
 	for w := range r.waiters {
 		if w.id == "" && rec.In(w.world) {
 			w.id = guid
@@ -148,6 +151,9 @@ func (r *run) progressed(guid string, received, total int64, state, filePath str
 		return
 	}
 	r.log.Info().Str("download", guid).Str("state", rec.State).Str("path", rec.Path).Int64("bytes", rec.ReceivedBytes).Msg("download finished")
+	if on := r.a.spec.OnDownload; on != nil {
+		on(rec.Entry)
+	}
 	r.finished(rec)
 }
 

@@ -26,8 +26,24 @@ const otherHosts = "(other hosts)"
 // counts is the proxy's tally by host, written by its request goroutines
 // (a mutex: they are many and short, and nobody waits on it).
 type counts struct {
-	mu sync.Mutex
-	m  map[string]*HostCount
+	mu     sync.Mutex
+	m      map[string]*HostCount
+	onHost func(host string, c HostCount) // nil: nobody hears
+}
+
+// news says a count is worth telling: 1, 10, 100, …
+func news(n int) bool {
+	for n >= 10 && n%10 == 0 {
+		n /= 10
+	}
+	return n == 1
+}
+
+// tell passes a host's counts on when n, the one that grew, is news.
+func (c *counts) tell(host string, e HostCount, n int) {
+	if c.onHost != nil && news(n) {
+		c.onHost(host, e)
+	}
 }
 
 func (c *counts) entry(host string) *HostCount {
@@ -47,17 +63,22 @@ func (c *counts) entry(host string) *HostCount {
 
 func (c *counts) reached(host string) {
 	c.mu.Lock()
-	c.entry(host).Reached++
+	e := c.entry(host)
+	e.Reached++
+	got := *e
 	c.mu.Unlock()
+	c.tell(host, got, got.Reached)
 }
 
 // denied counts a denial and answers how many the host has had.
 func (c *counts) denied(host string) int {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.entry(host)
 	e.Denied++
-	return e.Denied
+	got := *e
+	c.mu.Unlock()
+	c.tell(host, got, got.Denied)
+	return got.Denied
 }
 
 // Counts reports the tally by host:port so far.

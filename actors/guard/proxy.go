@@ -30,7 +30,11 @@ type Spec struct {
 	Addr string
 	// Resolver resolves host names; nil: net.DefaultResolver.
 	Resolver Resolver
-	Log      zerolog.Logger
+	// OnHost, when set, hears a host's counts when they are news (its
+	// first reach, its first denial, and each power of ten of either): the
+	// world's journal. Called on the request's goroutine: it must not wait.
+	OnHost func(host string, c HostCount)
+	Log    zerolog.Logger
 }
 
 // dialTimeout bounds a connection to an allowed host, as a browser's own
@@ -72,7 +76,7 @@ func Start(spec Spec) (*Proxy, error) {
 		return nil, fmt.Errorf("opening the network guard of world %s: %w", spec.World, err)
 	}
 	p := &Proxy{world: spec.World, resolver: spec.Resolver, log: spec.Log, ln: ln, served: make(chan struct{}),
-		tunnels: map[net.Conn]struct{}{}, counts: counts{m: map[string]*HostCount{}}}
+		tunnels: map[net.Conn]struct{}{}, counts: counts{m: map[string]*HostCount{}, onHost: spec.OnHost}}
 	if p.resolver == nil {
 		p.resolver = net.DefaultResolver
 	}

@@ -31,7 +31,10 @@ type Spec struct {
 	// Poll is how often the page's facts (browsers, worlds, downloads) are
 	// read while someone watches; 0: a second.
 	Poll time.Duration
-	Log  zerolog.Logger
+	// OnHold, when set, hears a human take a world over (held) and hand
+	// it back: the world's journal. It must not wait.
+	OnHold func(instance, world string, held bool)
+	Log    zerolog.Logger
 }
 
 // Instance is what the live view is given of an instance.

@@ -73,6 +73,9 @@ func (r *run) take(v *viewer, k holdKey) {
 	r.gate(k).take()
 	r.events.add(event{Instance: k.instance, Kind: "takeover", Text: "a human took over " + worldWords(k.world) + ": its agents' input and navigation wait"})
 	r.log.Info().Str("instance", k.instance).Str("world", k.world).Msg("a human took over a world")
+	if on := r.a.spec.OnHold; on != nil {
+		on(k.instance, k.world, true)
+	}
 	r.pushState()
 }
 
@@ -83,6 +86,9 @@ func (r *run) handBack(k holdKey) {
 	}
 	r.events.add(event{Instance: k.instance, Kind: "hand_back", Text: worldWords(k.world) + " handed back to its agents"})
 	r.log.Info().Str("instance", k.instance).Str("world", k.world).Msg("a human handed a world back")
+	if on := r.a.spec.OnHold; on != nil {
+		on(k.instance, k.world, false)
+	}
 }
 
 // drive sends a viewer's input or navigation to a page of a world it holds,

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/extensions"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/proxy/peer"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
@@ -75,7 +76,12 @@ type Spec struct {
 	// Holds is a human's hold on a world (the live view's takeover), which
 	// the world's relays obey; nil: none.
 	Holds func(ctx context.Context, world string) (relay.Hold, error)
-	Log   zerolog.Logger
+	// Journal keeps each world's record of what its clients did; nil: not
+	// kept. ClientCommand names the command a wrap --isolate runs in a
+	// world ("" when none or unknown), for the journal's client.
+	Journal       *journal.Actor
+	ClientCommand func(world string) string
+	Log           zerolog.Logger
 }
 
 // StatusSource says how a browser is (a BrowserActor).

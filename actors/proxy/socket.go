@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -94,6 +95,13 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		spec.World, spec.WorldContext = world, worldContext
 		if p.spec.Holds != nil {
 			spec.Hold, _ = p.spec.Holds(r.Context(), world.Name()) // none: the live view is stopping
+		}
+		if p.spec.Journal != nil {
+			client := journal.Client{ID: spec.ID}
+			if p.spec.ClientCommand != nil {
+				client.Command = p.spec.ClientCommand(world.Name())
+			}
+			spec.Journal = p.spec.Journal.Tap(world.Name(), client)
 		}
 	}
 	if p.spec.Extensions != nil {

@@ -43,6 +43,10 @@ func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
 		p.serveStorageState(w, r, name)
 		return
 	}
+	if rest == state.JournalPath {
+		p.serveJournal(w, r, name)
+		return
+	}
 	p.serveWorldRest(w, r, worldAt{name: name, prefix: WorldPrefix + name}, rest)
 }
 

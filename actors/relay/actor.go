@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 
 	"github.com/gorilla/websocket"
 	"github.com/rs/zerolog"
@@ -54,7 +55,10 @@ type Spec struct {
 	// Hold, when set, is a human's hold on the client's world (the live
 	// view's takeover): while held, the client's input and navigation wait.
 	Hold Hold
-	Log  zerolog.Logger
+	// Journal, when set, is the client's side of its world's journal
+	// (actors/journal): each request's method and target, its answer.
+	Journal *journal.Tap
+	Log     zerolog.Logger
 }
 
 // Actor owns one client connection, its browser connection of the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -40,6 +41,7 @@ type fastPath struct {
 	// hold: a human's hold on the client's world; its input and navigation
 	// go to the actor while the world is held.
 	hold     Hold
+	journal  *journal.Tap   // nil: not kept
 	streamed countingReader // the browser reader's, counts a streamed message
 }
 
@@ -73,6 +75,7 @@ func (f *fastPath) toBrowser(m *transport.Message) bool {
 		// Recorded before the write: the answer can come before Write
 		// returns. From here the table owns m; the browser's reader may
 		// release it at any time.
+		f.journal.Request(h.ID, h.Method, h.SessionID, m.B)
 		f.inflight.add(h.ID, m, unwatched)
 	}
 	err := f.link.conn.Write(m.B, m.Binary)
@@ -131,6 +134,9 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 		}
 	} else if rest == nil && f.dialect.noted(&h) {
 		result = forwardedNote
+	}
+	if h.HasID {
+		f.journal.Answer(h.ID, h.HasError, m.B) // before the client has it: its next request comes after
 	}
 	n := int64(len(m.B))
 	var err error

@@ -19,6 +19,9 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
+	if h.HasID {
+		run.r.spec.Journal.Request(h.ID, h.Method, h.SessionID, m.msg.B)
+	}
 	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
 		run.worldCloseBrowser(&h)
 		m.msg.Release()
@@ -155,6 +158,7 @@ func (run *relayRun) onBrowser(m readResult) {
 		if run.inflight.answered(h.ID) != unwatched {
 			run.setup.answered(&h, m.msg.B)
 		}
+		run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
 	} else {
 		run.noteEvent(&h, m.msg.B)
 	}
@@ -190,6 +194,7 @@ func (run *relayRun) lateNews(m readResult) {
 		if qh.HasID && qh.ID == h.ID && string(qh.SessionID) == string(h.SessionID) {
 			run.queue = slices.Delete(run.queue, i, i+1)
 			q.Release()
+			run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
 			if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
 				run.forwardFailed(err)
 				return
@@ -254,6 +259,7 @@ func (run *relayRun) stream(m readResult) bool {
 		// Read by no book: watched answers are small, except a getTree of
 		// hundreds of contexts, whose contexts then go unbooked.
 		run.inflight.answered(h.ID)
+		run.r.spec.Journal.Answer(h.ID, h.HasError, nil)
 	}
 	run.streamed = countingReader{r: m.rest}
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
@@ -277,6 +283,7 @@ func (run *relayRun) answerClose(h *transport.Head) {
 	run.shortCircuit = true
 	msg := run.dialect.success(run.scratch[:0], h)
 	run.scratch = msg
+	run.r.spec.Journal.Answer(h.ID, false, nil)
 	run.log.Info().Int64("id", h.ID).Bytes("method", h.Method).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
 		Msg("answered a close for a browser already gone")
 	if err := run.r.spec.Client.Write(msg, false); err != nil {

@@ -94,7 +94,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
 		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil, world: run.world,
-		hold: r.spec.Hold,
+		hold: r.spec.Hold, journal: r.spec.Journal,
 	}
 	// On shutdown the client is closed even while the actor waits for a
 	// forward to a client that does not read: the write fails, the actor
@@ -206,7 +206,8 @@ func (run *relayRun) finish() {
 		run.world.release()
 	}
 	close(run.quit)
-	run.workers.Wait() // both ends are closed: their readers return
+	run.workers.Wait()         // both ends are closed: their readers return
+	run.r.spec.Journal.Close() // what was never answered
 }
 
 // traceEnabled says whether l logs trace events, decided once per relay so

@@ -61,6 +61,7 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 				TargetID         string `json:"targetId"`
 				Type             string `json:"type"`
 				BrowserContextID string `json:"browserContextId"`
+				URL              string `json:"url"`
 			} `json:"targetInfo"`
 		} `json:"params"`
 	}
@@ -74,17 +75,22 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 			return false
 		}
 		f.targets[p.TargetInfo.TargetID] = true
+		if p.TargetInfo.Type == "page" {
+			run.r.spec.Journal.Navigated(p.TargetInfo.TargetID, p.TargetInfo.URL)
+		}
 	case "Target.targetDestroyed", "Target.targetCrashed":
 		if !f.targets[p.TargetID] {
 			return false
 		}
 		if h.Is("Target.targetDestroyed") {
 			delete(f.targets, p.TargetID)
+			run.r.spec.Journal.Gone(p.TargetID)
 		}
 	case "Target.attachedToTarget":
 		switch {
 		case f.owns(p.TargetInfo.BrowserContextID):
 			f.targets[p.TargetInfo.TargetID] = true
+			run.r.spec.Journal.Attached(p.SessionID, p.TargetInfo.TargetID)
 		case p.TargetInfo.Type == "browser":
 			// The client's own Target.attachToBrowserTarget: the browser's
 			// session, in no context, on which the wall holds as well.
@@ -93,6 +99,9 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 			return false
 		}
 	case "Target.detachedFromTarget", "Target.receivedMessageFromTarget":
+		if h.Is("Target.detachedFromTarget") {
+			run.r.spec.Journal.Detached(p.SessionID)
+		}
 		if f.foreign[p.SessionID] {
 			if h.Is("Target.detachedFromTarget") {
 				delete(f.foreign, p.SessionID)
@@ -237,6 +246,9 @@ func (run *relayRun) worldAnswer(rw worldRewrite, h *transport.Head, msg []byte)
 
 // answerClient writes an answer of the relay's own to the client.
 func (run *relayRun) answerClient(msg []byte) {
+	if h, _ := transport.ScanHead(msg); h.HasID {
+		run.r.spec.Journal.Answer(h.ID, h.HasError, msg)
+	}
 	if err := run.r.spec.Client.Write(msg, false); err != nil {
 		run.forwardFailed(err)
 		return

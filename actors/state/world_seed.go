@@ -31,3 +31,8 @@ type WorldSeeded struct {
 // StorageStatePath is, under a world's path (/context/NAME), where its
 // storage state is: GET exports it (Playwright's JSON), PUT imports one.
 const StorageStatePath = "/storage-state"
+
+// JournalPath is, under a world's path (/context/NAME), where its journal
+// is read (actors/journal): JSON lines, ?since= an entry's seq or a time,
+// ?wait= how long to wait for the next entry when there is none yet.
+const JournalPath = "/journal"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/guard"
 )
 
 // Browser is what the actor follows: a BrowserActor's events.
@@ -40,7 +41,10 @@ type Spec struct {
 	// SnapshotEvery is how often the cookies of a world with clients are
 	// read, to be restored after a crash; 0: DefaultSnapshotEvery.
 	SnapshotEvery time.Duration
-	Log           zerolog.Logger
+	// OnHost, when set, hears a guarded world's host counts when they are
+	// news (guard.Spec.OnHost): the world's journal. It must not wait.
+	OnHost func(world, host string, c guard.HostCount)
+	Log    zerolog.Logger
 }
 
 // DefaultSnapshotEvery: a crash loses at most the cookies of the last

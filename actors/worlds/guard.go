@@ -172,6 +172,9 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 // that is free, else on any.
 func (r *run) startGuard(name string, g *worldGuard) error {
 	spec := guard.Spec{World: name, Policy: g.net.Policy, Upstream: g.net.Upstream, Addr: "127.0.0.1:0", Log: r.log}
+	if on := r.a.spec.OnHost; on != nil {
+		spec.OnHost = func(host string, c guard.HostCount) { on(name, host, c) }
+	}
 	if g.port != 0 {
 		spec.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(g.port))
 		p, err := guard.Start(spec)

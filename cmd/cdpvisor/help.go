@@ -33,7 +33,7 @@ var placeholders = map[string]string{
 	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME", "proxy": "URL",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
-	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE",
+	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE", "since": "SEQ|TIME",
 }
 
 // seedFlags seed a world when it is made (world open, wrap --isolate).
@@ -55,6 +55,7 @@ var (
 	endpointFlags = flagGroup{"Endpoint", []string{"port", "allow-origin", "state-dir"}}
 	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "attach", "download-dir", "browser-arg", "launch-timeout"}}
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop"}}
+	worldsFlags   = flagGroup{"Worlds", []string{"journal"}}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )
 
@@ -64,7 +65,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"serve [flags]"},
 		about: "Prints the endpoint (http://127.0.0.1:PORT) as the one line on stdout. The browser starts on the first\n" +
 			"request, is relaunched when it dies, and everything it started is removed when cdpvisor stops.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags,
 			{"Beyond loopback (a fleet's replica)", []string{"listen", "token-file", "allow-host", "drain-timeout"}}, logFlags},
 		examples: []string{
 			"cdpvisor serve --port 9222",
@@ -79,7 +80,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"mcp [flags]"},
 		about: "Speaks MCP on stdio (its lifecycle tools: coordinator_status, coordinator_launch_browser, …) and owns a\n" +
 			"stable CDP endpoint on loopback; exits when stdin closes or its host goes.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags,
 			{"Instances", []string{"instance-ports", "max-instances"}}, logFlags},
 		examples: []string{
 			`{"mcpServers": {"browser": {"command": "cdpvisor", "args": ["mcp"]}}}`,
@@ -123,16 +124,19 @@ var docs = map[string]commandDoc{
 		},
 	},
 	"world": {
-		purpose: "open, list, close and export the running coordinator's worlds, each with a loopback port of its own",
+		purpose: "open, list, close and export the running coordinator's worlds, each with a loopback port of its own, and read their journals",
 		usage: []string{"world open NAME [--storage-state FILE | --from-user-browser=ORIGIN[,…] | --from-world NAME [--origin O]…] [flags]",
-			"world list [--json] [flags]", "world close NAME [--forget] [flags]", "world export NAME [--output FILE] [flags]"},
+			"world list [--json] [flags]", "world close NAME [--forget] [flags]", "world export NAME [--output FILE] [flags]",
+			"world journal NAME [--since SEQ|TIME] [--follow] [flags]"},
 		about: "open makes the world NAME (a browser context of its own on the shared browser), or finds it, launching\n" +
 			"nothing, and prints its own endpoint http://127.0.0.1:WPORT alone on stdout, for any CDP client; a seed\n" +
 			"gives it sign-ins first, whole or not at all. A named world keeps its cookies and localStorage across\n" +
 			"restarts; close closes its clients, pages and port, --forget also deletes what it keeps. export prints its\n" +
-			"Playwright storage state. Exits 2 for a bad name or seed, no coordinator, or a Firefox instance.",
+			"Playwright storage state. journal prints what the world's clients did (JSON lines: each command's method,\n" +
+			"target and answer, navigations' URLs, hosts reached and denied; no other parameter), --follow then each\n" +
+			"new entry until interrupted. Exits 2 for a bad name or seed, no coordinator, or a Firefox instance.",
 		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, seedFlags, policyFlags,
-			{"Close and export", []string{"forget", "output"}}, {"Output", []string{"json"}}, logFlags},
+			{"Close and export", []string{"forget", "output"}}, {"Journal", []string{"since", "follow"}}, {"Output", []string{"json"}}, logFlags},
 		examples: []string{
 			"ENDPOINT=$(cdpvisor world open alice)",
 			"cdpvisor world open shop --storage-state shop.json",
@@ -140,6 +144,7 @@ var docs = map[string]commandDoc{
 			"cdpvisor world list --json",
 			"cdpvisor world export shop --output shop.json",
 			"cdpvisor world close alice --forget",
+			"cdpvisor world journal shop --follow",
 		},
 	},
 	"browsers": {

@@ -6,11 +6,13 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/worldcmd"
 )
 
-// runWorld runs `cdpvisor world open NAME | list | close NAME`; its logic
+// runWorld runs `cdpvisor world open NAME | list | close NAME | export NAME | journal NAME`; its logic
 // is worldcmd's, its usage errors exit 2.
 func runWorld(args []string, stdout, stderr io.Writer) error {
 	var o worldcmd.Options
@@ -23,7 +25,9 @@ func runWorld(args []string, stdout, stderr io.Writer) error {
 	log, err := newLogger(stderr, *logLevel, *logFormat)
 	if o.Discover.PPID, o.Discover.Log = os.Getppid(), log; err == nil {
 		if err = o.Take(words); err == nil {
-			err = worldcmd.Run(context.Background(), o, stdout, stderr)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM) // ends a --follow
+			err = worldcmd.Run(ctx, o, stdout, stderr)
+			stop()
 		}
 	}
 	if ue := (*worldcmd.UsageError)(nil); errors.As(err, &ue) {

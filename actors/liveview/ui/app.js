@@ -134,6 +134,8 @@
     if (w.command) badges.push(el('span', { class: 'badge', text: 'runs ' + w.command }));
     if (w.holder) badges.push(el('span', { class: 'badge held', text: w.holder === you ? 'taken over by you' : 'taken over' }));
     if (asked) badges.push(el('span', { class: 'badge asked', text: 'needs a human' }));
+    // The world's journal (JSON lines): what its agents did.
+    if (w.name !== '') badges.push(el('a', { class: 'badge', href: inst.endpoint + '/context/' + encodeURIComponent(w.name) + '/journal', target: '_blank', rel: 'noopener', text: 'journal' }));
     const pages = w.pages.length === 0 ? el('p', { class: 'none', text: 'No pages.' }) :
       el('ul', { class: 'pages' }, w.pages.map((p) => el('li', {}, pageButton(inst, w, p))));
     const dls = (w.downloads || []).length === 0 ? null :

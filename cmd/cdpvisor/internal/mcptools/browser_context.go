@@ -29,6 +29,8 @@ type contextArgs struct {
 	AllowHosts []string `json:"allow_hosts"`
 	DenyHosts  []string `json:"deny_hosts"`
 	Proxy      *string  `json:"proxy"`
+	// journal's: the entries after this seq (a number or its string) or time.
+	Since any `json:"since"`
 }
 
 // worldsAnswer is browser_context list's structured answer. Fields in the
@@ -47,7 +49,7 @@ const nameWant = "a string: a world's name, e.g. agent-1"
 func browserContext(d deps) server.ServerTool {
 	def := toolDef{
 		name: "browser_context", title: "Manage worlds",
-		description: "Open, list, close, export and import an instance's worlds. A world is a browser context of its own on the instance's shared browser, " +
+		description: "Open, list, close, export and import an instance's worlds, and read their journals. A world is a browser context of its own on the instance's shared browser, " +
 			"a whole CDP endpoint on a loopback port of its own (endpoint, http://127.0.0.1:WPORT) and at http://127.0.0.1:PORT/context/NAME " +
 			"(path_endpoint), made by open or on its first use: its clients see and touch only its pages, " +
 			"cookies, storage and downloads (which land in its own folder, see download_list's context). " +
@@ -62,9 +64,11 @@ func browserContext(d deps) server.ServerTool {
 					"close = close a world (takes name): its clients' connections close, its pages close, its port closes; a named world keeps its " +
 					"cookies and localStorage for when it is opened again, unless forget is true; " +
 					"export = a world's storage state (takes name): its cookies and each origin's localStorage, open or kept; " +
-					"import = seed a world (takes name and storage_state), made if it is not open: its cookies and localStorage replace those of the same name, the rest stays."}},
+					"import = seed a world (takes name and storage_state), made if it is not open: its cookies and localStorage replace those of the same name, the rest stays; " +
+					"journal = what the world's clients did (takes name, since optional), oldest first: each CDP command's method, target and answer (ok or the error), " +
+					"with the client (id, and a wrap --isolate child's command), navigations' URLs, hosts reached and denied with counts; no other parameter is recorded."}},
 			{name: "name", want: nameWant, schema: map[string]any{"type": "string",
-				"description": "For open (optional: left out, a fresh name), close, export and import: the world's name, as in /context/NAME (browser_context list shows them)."}},
+				"description": "For open (optional: left out, a fresh name), close, export, import and journal: the world's name, as in /context/NAME (browser_context list shows them)."}},
 			instanceParam,
 			{name: "forget", want: "a boolean", schema: map[string]any{"type": "boolean",
 				"description": "For close: true also deletes what the world keeps (its cookies and localStorage); the world need not be open."}},
@@ -89,6 +93,8 @@ func browserContext(d deps) server.ServerTool {
 				"description": "For open: the world's upstream proxy, http://[user:pass@]host:port or socks5://[user:pass@]host:port: everything the world loads " +
 					"leaves through it (after allow_hosts and deny_hosts, if given); other worlds' traffic does not. It must answer at the world's making. " +
 					"Its credentials are never shown (lists say http://***@host:port). Alone it is no network policy: private addresses stay reachable."}},
+			{name: "since", want: "an entry's seq (a number) or an RFC 3339 time (a string)", schema: map[string]any{"type": []string{"integer", "string"},
+				"description": "For journal: only the entries after this one (its seq, e.g. the last seq of a former answer) or after this time (RFC 3339, e.g. 2026-11-27T11:00:00Z)."}},
 		},
 		required:    []string{"action"},
 		destructive: true, // close
@@ -96,7 +102,7 @@ func browserContext(d deps) server.ServerTool {
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, args contextArgs) (*mcp.CallToolResult, error) {
 		tool := def.name
 		switch args.Action {
-		case "open", "list", "close", "export", "import":
+		case "open", "list", "close", "export", "import", "journal":
 		case "":
 			return toolErrorf(tool, "action is required: %s", actionsWant)
 		default:
@@ -125,6 +131,8 @@ func browserContext(d deps) server.ServerTool {
 			return exportWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name))
 		case "import":
 			return importWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name), args.StorageState)
+		case "journal":
+			return worldJournal(ctx, d, tool, strings.TrimSpace(*args.Name), args.Since)
 		}
 		list, err := instanceWorlds(ctx, d, inst.ID, string(inst.Protocol))
 		if err != nil {
@@ -141,10 +149,10 @@ func browserContext(d deps) server.ServerTool {
 }
 
 // contextActions are browser_context's actions.
-var contextActions = []string{"open", "list", "close", "export", "import"}
+var contextActions = []string{"open", "list", "close", "export", "import", "journal"}
 
 // actionsWant says the actions, for the refusals.
-const actionsWant = "open, list, close, export or import"
+const actionsWant = "open, list, close, export, import or journal"
 
 // fitAction refuses the arguments of another action than the one given,
 // before anything is asked.
@@ -152,7 +160,9 @@ func (a contextArgs) fitAction() error {
 	seeds := a.StorageState != nil || a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil
 	switch {
 	case a.Action == "list" && a.Name != nil:
-		return errors.New("name is for open, close, export and import, not list; list takes instance")
+		return errors.New("name is for open, close, export, import and journal, not list; list takes instance")
+	case a.Since != nil && a.Action != "journal":
+		return fmt.Errorf("since is for journal, not %s", a.Action)
 	case a.Forget != nil && a.Action != "close":
 		return fmt.Errorf("forget is for close, not %s", a.Action)
 	case a.Action == "import" && (a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil):
@@ -163,7 +173,7 @@ func (a contextArgs) fitAction() error {
 		return fmt.Errorf("proxy is a world's upstream proxy, given with open, not %s", a.Action)
 	case seeds && a.Action != "open" && a.Action != "import":
 		return fmt.Errorf("storage_state, from_user_browser, from_world and origins seed a world: they are for open (and storage_state for import), not %s", a.Action)
-	case (a.Action == "export" || a.Action == "import") && a.Name == nil:
+	case (a.Action == "export" || a.Action == "import" || a.Action == "journal") && a.Name == nil:
 		return fmt.Errorf("needs name: the world's name (browser_context list shows them)")
 	case a.Action == "import" && a.StorageState == nil:
 		return errors.New("needs storage_state: Playwright's storage state, an object or a string of its JSON (what export answers)")

@@ -19,6 +19,8 @@ func (o *Options) Register(fs *flag.FlagSet) (logLevel, logFormat *string) {
 	o.Seed.Register(fs)
 	o.Policy.Register(fs)
 	fs.BoolVar(&o.Forget, "forget", false, "close: also delete the world's profile (its kept cookies and localStorage)")
+	fs.StringVar(&o.Since, "since", "", "journal: the entries after this one (its seq) or after this RFC 3339 time")
+	fs.BoolVar(&o.Follow, "follow", false, "journal: then print each new entry as it comes, until interrupted")
 	fs.StringVar(&o.Output, "output", "", "export: write the storage state to this file (made private, 0600) instead of stdout")
 	logLevel = fs.String("log-level", "warn", "trace, debug, info, warn, error or disabled")
 	logFormat = fs.String("log-format", "console", "json or console (logs go to stderr)")

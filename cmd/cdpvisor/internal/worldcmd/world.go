@@ -1,8 +1,8 @@
-// Package worldcmd is `cdpvisor world open|list|close|export`: a script's
+// Package worldcmd is `cdpvisor world open|list|close|export|journal`: a script's
 // way to a world of the running coordinator, the endpoint of its own port
 // alone on stdout (ENDPOINT=$(cdpvisor world open alice)), seeded from a
 // storage state, the user's browser or another world, and its storage
-// state exported. It finds the coordinator as wrap does, and asks its
+// state exported, its journal read. It finds the coordinator as wrap does, and asks its
 // endpoint's world requests (state.WorldsPath).
 package worldcmd
 
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
@@ -20,7 +21,7 @@ import (
 )
 
 // Actions are what `cdpvisor world` does.
-var Actions = []string{"open", "list", "close", "export"}
+var Actions = []string{"open", "list", "close", "export", "journal"}
 
 // Options are one `cdpvisor world` command line, read.
 type Options struct {
@@ -31,6 +32,8 @@ type Options struct {
 	Policy   seedflags.Policy // open: the world's network policy
 	Forget   bool             // close
 	Output   string           // export
+	Since    string           // journal: the entries after this seq or time
+	Follow   bool             // journal: then the new ones as they come
 	Discover state.DiscoverOptions
 }
 
@@ -50,7 +53,7 @@ var ErrFirefox = errors.New("worlds are browser contexts of a Chromium-family br
 // Check refuses a command line before any coordinator is looked for.
 func (o Options) Check() error {
 	switch o.Action {
-	case "open", "close", "export":
+	case "open", "close", "export", "journal":
 		if o.Name == "" {
 			return usage(fmt.Errorf("world %s needs a world's name: cdpvisor world %s NAME", o.Action, o.Action))
 		}
@@ -62,9 +65,9 @@ func (o Options) Check() error {
 			return usage(fmt.Errorf("world list takes no name (%q); it lists them all", o.Name))
 		}
 	case "":
-		return usage(errors.New("world needs an action: open NAME, list, close NAME or export NAME"))
+		return usage(errors.New("world needs an action: open NAME, list, close NAME, export NAME or journal NAME"))
 	default:
-		return usage(fmt.Errorf("unknown world action %q: want open NAME, list, close NAME or export NAME", o.Action))
+		return usage(fmt.Errorf("unknown world action %q: want open NAME, list, close NAME, export NAME or journal NAME", o.Action))
 	}
 	return o.checkFlags()
 }
@@ -80,6 +83,13 @@ func (o Options) checkFlags() error {
 		return usage(fmt.Errorf("--forget is for world close (close the world and delete its profile), not %s", o.Action))
 	case o.Output != "" && o.Action != "export":
 		return usage(fmt.Errorf("--output is for world export, not %s", o.Action))
+	case (o.Since != "" || o.Follow) && o.Action != "journal":
+		return usage(fmt.Errorf("--since and --follow are for world journal, not %s", o.Action))
+	}
+	if o.Since != "" {
+		if _, err := journal.ParseSince(o.Since); err != nil {
+			return usage(fmt.Errorf("--since: %w", err))
+		}
 	}
 	return nil
 }
@@ -132,6 +142,8 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		return printList(stdout, list, o.JSON)
 	case "export":
 		return export(ctx, t, o, stdout, stderr)
+	case "journal":
+		return readJournal(ctx, t, o, stdout)
 	case "close":
 		if o.Forget {
 			return forget(ctx, t, o.Name, stdout)
