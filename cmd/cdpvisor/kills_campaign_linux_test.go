@@ -142,6 +142,7 @@ func killDuringWorldMaking(t *testing.T, k *killTry, rnd *rand.Rand, c *killCamp
 	s := startServeTry(t, k, c.chromium, nil)
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
+	k.expectBrowser(t, s.cmd.Process.Pid, 3)
 	name := "kept" + strconv.Itoa(rnd.IntN(1000))
 	body := fmt.Sprintf(`{"storage_state": {"cookies": [{"name": "sid", "value": "s3cr3t", "domain": "127.0.0.1", "path": "/", "expires": -1, "httpOnly": true, "secure": false, "sameSite": "Lax"}], "origins": [{"origin": %q, "localStorage": [{"name": "token", "value": "t0k3n"}]}]}}`,
 		strings.TrimSuffix(c.site.url, "/"))
@@ -216,6 +217,7 @@ func killDuringDownload(t *testing.T, k *killTry, rnd *rand.Rand, c *killCampaig
 	s := startServeTry(t, k, c.chromium, nil)
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
+	k.expectBrowser(t, s.cmd.Process.Pid, 3)
 	cdp := actortest.DialCDP(t, version.WebSocketDebuggerURL)
 	if m := cdp.Call(1, "Target.createTarget", fmt.Sprintf(`{"url":%q}`, c.site.url+"slow.bin"), ""); m.Error != nil {
 		t.Fatalf("Target.createTarget: %s", m.Error)
@@ -260,6 +262,7 @@ func killDuringWrap(t *testing.T, k *killTry, rnd *rand.Rand, c *killCampaign) f
 	s := startServeTry(t, k, c.chromium, nil)
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
+	k.expectBrowser(t, s.cmd.Process.Pid, 3)
 	stateDir := filepath.Join(k.dir, "state")
 	wrap := exec.Command(binary, "wrap", "--isolate=held"+strconv.Itoa(rnd.IntN(1000)), "--state-dir", stateDir, "--", "sleep", "60")
 	wrap.Env = append(os.Environ(), k.env...)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,6 +40,9 @@ import (
 // directory. A try that left something says when it was killed and what
 // ran then; what it left is then killed by pid and removed, so that the
 // package's leak check keeps its meaning.
+
+// killTrySeq names the tries' directories.
+var killTrySeq atomic.Int64
 
 // killGrace is how long after the kill a try may take to be clean.
 const killGrace = 3 * time.Second
@@ -77,10 +81,18 @@ type killTry struct {
 
 func newKillTry(t *testing.T, aim time.Duration) *killTry {
 	t.Helper()
-	// Short, under the package's $TMPDIR: Chromium's socket paths go under it.
-	dir, err := os.MkdirTemp(os.TempDir(), "k")
-	if err != nil {
-		t.Fatal(err)
+	// Short, under the package's $TMPDIR: Chromium's socket paths go under
+	// it, and a launch whose $TMPDIR would be too long for them goes to
+	// /tmp instead (launch.TempRoot), where the try would not look.
+	dir := ""
+	for dir == "" {
+		d := filepath.Join(os.TempDir(), "k"+strconv.FormatInt(killTrySeq.Add(1), 36))
+		switch err := os.Mkdir(d, 0o700); {
+		case err == nil:
+			dir = d
+		case !errors.Is(err, os.ErrExist):
+			t.Fatal(err)
+		}
 	}
 	k := &killTry{t: t, aim: aim, dir: dir, marker: fmt.Sprintf("%d-%s", os.Getpid(), filepath.Base(dir))}
 	k.env = []string{"TMPDIR=" + dir, "XDG_DOWNLOAD_DIR=" + filepath.Join(dir, "downloads"), killTryVar + "=" + k.marker}
