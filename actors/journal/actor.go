@@ -155,15 +155,16 @@ type run struct {
 	bufs    map[string]*bufio.Writer // unflushed lines, by world
 	waiting map[string][]read
 	refused map[string]bool // worlds whose file could not be opened: said once
+	// prepared: the directory is made and checked, once a world's first
+	// entry comes (a coordinator whose worlds did nothing leaves no
+	// directory behind).
+	prepared bool
 	batch   []Entry         // the entries being written, reused
 	line    []byte          // the line being written, reused
 }
 
 // Serve writes entries and answers reads until ctx is done.
 func (a *Actor) Serve(ctx context.Context) error {
-	if err := state.PrepareDir(a.spec.Dir); err != nil {
-		return fmt.Errorf("the journal directory: %w", err)
-	}
 	r := &run{a: a, files: map[string]*worldFile{}, bufs: map[string]*bufio.Writer{}, waiting: map[string][]read{}, refused: map[string]bool{}}
 	defer r.closeAll()
 	batch := time.NewTimer(BatchDelay)
@@ -262,6 +263,12 @@ func (r *run) write(e Entry) {
 func (r *run) file(world string) (*worldFile, error) {
 	if w, ok := r.files[world]; ok {
 		return w, nil
+	}
+	if !r.prepared {
+		if err := state.PrepareDir(r.a.spec.Dir); err != nil {
+			return nil, fmt.Errorf("the journal directory: %w", err)
+		}
+		r.prepared = true
 	}
 	w, err := openWorldFile(r.a.spec.Dir, world)
 	if err != nil {

@@ -155,9 +155,15 @@ func TestWrapIsolateStandalone(t *testing.T) {
 		f[1] != strings.Replace(f[0], "http", "ws", 1)+"/devtools/browser" || !strings.HasSuffix(f[0], ":"+f[2]) {
 		t.Fatalf("the child got %q, want the world's own port", out)
 	}
-	// Nothing left but what a named world keeps: its profile.
-	if left, _ := os.ReadDir(dir); len(left) > 1 || (len(left) == 1 && left[0].Name() != "profiles") {
-		t.Errorf("left in the state dir: %v", left)
+	// Nothing left but what a named world keeps: its profile, and the
+	// journal of what its clients did, if they did anything.
+	for _, e := range func() []os.DirEntry { left, _ := os.ReadDir(dir); return left }() {
+		if e.Name() != "profiles" && e.Name() != "journal" {
+			t.Errorf("left in the state dir: %s", e.Name())
+		}
+	}
+	if journals, _ := filepath.Glob(filepath.Join(dir, "journal", "*")); len(journals) > 1 || (len(journals) == 1 && filepath.Base(journals[0]) != "solo.jsonl") {
+		t.Errorf("journals: %v, want solo's alone, if any", journals)
 	}
 	if kept, _ := filepath.Glob(filepath.Join(dir, "profiles", "*")); len(kept) != 1 || filepath.Base(kept[0]) != "solo.storage-state.json" {
 		t.Errorf("kept: %v, want solo's profile alone", kept)
