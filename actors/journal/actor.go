@@ -159,8 +159,8 @@ type run struct {
 	// entry comes (a coordinator whose worlds did nothing leaves no
 	// directory behind).
 	prepared bool
-	batch   []Entry         // the entries being written, reused
-	line    []byte          // the line being written, reused
+	batch    []Entry // the entries being written, reused
+	line     []byte  // the line being written, reused
 }
 
 // Serve writes entries and answers reads until ctx is done.
