@@ -21,23 +21,27 @@ type Hold interface {
 	Acted()
 }
 
-// heldMethods are the navigation and page-closing requests a hold makes
-// wait, besides every Input.* one.
-var heldMethods = map[string]bool{
+// navigatesPage are the requests that start a page's next document.
+var navigatesPage = map[string]bool{
 	"Page.navigate":               true,
 	"Page.reload":                 true,
 	"Page.navigateToHistoryEntry": true,
-	"Page.close":                  true,
-	"Target.closeTarget":          true,
 }
 
-// heldByHuman says a client request is input or navigation, which waits
-// while a human holds the world.
+// closesPage are the requests that close a page.
+var closesPage = map[string]bool{
+	"Page.close":         true,
+	"Target.closeTarget": true,
+}
+
+// heldByHuman says a client request is input, navigation or a page's
+// close, which wait while a human holds the world.
 func heldByHuman(h *transport.Head) bool {
 	if !h.HasID {
 		return false
 	}
-	return strings.HasPrefix(string(h.Method), "Input.") || heldMethods[string(h.Method)]
+	m := string(h.Method)
+	return strings.HasPrefix(m, "Input.") || navigatesPage[m] || closesPage[m]
 }
 
 // waitForHuman takes a client's input or navigation while the world is held
