@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -82,39 +81,16 @@ func TestFiftyCoordinatorKillsLeaveNothing(t *testing.T) {
 		{"download", killDuringDownload},
 		{"wrap", killDuringWrap},
 	}
-	summaries := make([]string, n)
-	failed := make([]bool, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range 2 { // two at a time: each has a Chromium
-		wg.Go(func() {
-			for i := range next {
-				phase := phases[i%len(phases)]
-				rnd := rand.New(rand.NewPCG(seed, uint64(i)))
-				t.Run(fmt.Sprintf("kill%02d_%s", i, phase.name), func(t *testing.T) {
-					k := newKillTry(t, 0)
-					defer func() { summaries[i], failed[i] = phase.name+": "+k.summary(t.Failed()), t.Failed() }()
-					after := phase.run(t, k, rnd, c)
-					k.assertNothingLeft()
-					if left := after(); len(left) > 0 {
-						t.Errorf("%s; also left:\n  %s", k.ended, strings.Join(left, "\n  "))
-					}
-				})
+	runTries(t, n, 2, // two at a time: each has a Chromium
+		func(i int) string { return fmt.Sprintf("kill%02d_%s", i, phases[i%len(phases)].name) },
+		func(t *testing.T, i int, k *killTry) {
+			phase := phases[i%len(phases)]
+			after := phase.run(t, k, rand.New(rand.NewPCG(seed, uint64(i))), c)
+			k.assertNothingLeft()
+			if left := after(); len(left) > 0 {
+				t.Errorf("%s; also left:\n  %s", k.ended, strings.Join(left, "\n  "))
 			}
 		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	bad := 0
-	for _, f := range failed {
-		if f {
-			bad++
-		}
-	}
-	t.Logf("%d of %d kills left something or failed:\n  %s", bad, n, strings.Join(summaries, "\n  "))
 }
 
 // killDuringLaunch kills the coordinator during its first launch, or

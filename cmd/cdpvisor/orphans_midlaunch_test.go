@@ -279,28 +279,37 @@ func killInstants(n int, window time.Duration) []time.Duration {
 	return aims[:n]
 }
 
-// runKillTries runs n tries of try, parallel at a time (subtests run from
-// goroutines of this test: t.Parallel would be bound to -parallel, GOMAXPROCS
-// by default), and logs what each was killed during and whether it was clean.
+// runKillTries runs n tries of try, parallel at a time, each killed at
+// its instant of a launch that took window.
 func runKillTries(t *testing.T, n, parallel int, window time.Duration, try func(t *testing.T, k *killTry)) {
 	aims := killInstants(n, window)
 	t.Logf("launch window %s: %d tries killed at %v after the trigger", window.Round(time.Millisecond), n, aims)
+	runTries(t, n, parallel, func(i int) string { return fmt.Sprintf("try%02d_at_%s", i, aims[i]) },
+		func(t *testing.T, i int, k *killTry) {
+			k.aim = aims[i]
+			try(t, k)
+		})
+}
+
+// runTries runs n tries, parallel at a time (subtests run from goroutines
+// of this test: t.Parallel would be bound to -parallel, GOMAXPROCS by
+// default), and logs, by name, what each was killed during and whether it
+// was clean.
+func runTries(t *testing.T, n, parallel int, name func(i int) string, try func(t *testing.T, i int, k *killTry)) {
 	summaries := make([]string, n)
 	failed := make([]bool, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range next {
-				t.Run(fmt.Sprintf("try%02d_at_%s", i, aims[i]), func(t *testing.T) {
-					k := newKillTry(t, aims[i])
-					defer func() { summaries[i], failed[i] = k.summary(t.Failed()), t.Failed() }()
-					try(t, k)
+				t.Run(name(i), func(t *testing.T) {
+					k := newKillTry(t, 0)
+					defer func() { summaries[i], failed[i] = name(i)+": "+k.summary(t.Failed()), t.Failed() }()
+					try(t, i, k)
 				})
 			}
-		}()
+		})
 	}
 	for i := range n {
 		next <- i
@@ -313,7 +322,7 @@ func runKillTries(t *testing.T, n, parallel int, window time.Duration, try func(
 			bad++
 		}
 	}
-	t.Logf("%d of %d tries failed:\n  %s", bad, n, strings.Join(summaries, "\n  "))
+	t.Logf("%d of %d tries left something or failed:\n  %s", bad, n, strings.Join(summaries, "\n  "))
 }
 
 // calibrate runs measure once, unkilled, and returns the launch window it
