@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -73,16 +74,25 @@ func TestFakeBrowserIgnoreSIGTERM(t *testing.T) {
 
 func TestFakeBrowserSplitStderr(t *testing.T) {
 	t.Parallel()
-	p, wsURL, _ := startPortFake(t, "--fake-split-stderr")
-	p.mu.Lock()
-	chunks := append([]string(nil), p.chunks...)
-	p.mu.Unlock()
-	for _, chunk := range chunks {
-		if strings.Contains(chunk, "DevTools list") && strings.Contains(chunk, "/devtools/browser/") {
-			t.Errorf("the DevTools line arrived in one read: %q", chunk)
+	// The fake pauses between its writes, but a reader starved on a loaded
+	// machine may still get two in one read: one split seen of three starts
+	// shows the fake splits (unsplit, every start arrives whole).
+	var whole []string
+	for range 3 {
+		p, wsURL, _ := startPortFake(t, "--fake-split-stderr")
+		dialCDPCall(t, wsURL)
+		p.mu.Lock()
+		chunks := append([]string(nil), p.chunks...)
+		p.mu.Unlock()
+		i := slices.IndexFunc(chunks, func(chunk string) bool {
+			return strings.Contains(chunk, "DevTools list") && strings.Contains(chunk, "/devtools/browser/")
+		})
+		if i < 0 {
+			return
 		}
+		whole = append(whole, chunks[i])
 	}
-	dialCDPCall(t, wsURL)
+	t.Errorf("the DevTools line arrived in one read each of 3 starts: %q", whole)
 }
 
 func TestFakeBrowserReadyDelay(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/exec"
@@ -37,28 +39,19 @@ type child struct {
 // behind: the process group is ended and the temporary directories are
 // removed. onStderr, when not nil, sees every stderr line (for debug logs).
 func Start(ctx context.Context, opts Options, onStderr func(string), fam *Family) (*Process, error) {
-	scratch, err := os.MkdirTemp(TempRoot(), fmt.Sprintf("%s%d-", TempPrefix, os.Getpid()))
+	p, c, err := guardedScratch(ctx, opts, fam)
 	if err != nil {
-		return nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
-	}
-	c := &child{fam: fam, scratch: scratch, exited: make(chan struct{}), grace: opts.Grace()}
-	p := NewProcess(Facts{Browser: opts.Browser, UserDataDir: opts.UserDataDir, TempDir: scratch}, c)
-	if p.UserDataDir == "" {
-		p.UserDataDir = filepath.Join(scratch, "profile")
-		p.TempProfile = true
+		return nil, err
 	}
 	if fam.Prepare != nil {
 		if err := fam.Prepare(p.UserDataDir, p.TempProfile); err != nil {
-			_ = os.RemoveAll(scratch)
+			_ = os.RemoveAll(c.scratch)
+			p.ReleaseGuard()
 			return nil, fmt.Errorf("prepare the profile %s: %w", p.UserDataDir, err)
 		}
 	}
-	if err := p.GuardLaunch(ctx, opts.Guard); err != nil {
-		_ = os.RemoveAll(scratch)
-		return nil, err
-	}
 	if err := c.spawn(&p.Facts, opts, onStderr); err != nil {
-		_ = os.RemoveAll(scratch)
+		_ = os.RemoveAll(c.scratch)
 		p.ReleaseGuard()
 		return nil, err
 	}
@@ -69,6 +62,34 @@ func Start(ctx context.Context, opts Options, onStderr func(string), fam *Family
 	}
 	p.GuardSpawned()
 	return p, nil
+}
+
+// guardedScratch makes the launch's temporary directory only once the
+// guard holds it: a coordinator killed at any instant of a launch leaves
+// nothing the guard does not know of (a directory made first would be
+// left by a kill before the guard process exists).
+func guardedScratch(ctx context.Context, opts Options, fam *Family) (*Process, *child, error) {
+	for range 100 {
+		scratch := filepath.Join(TempRoot(), fmt.Sprintf("%s%d-%d", TempPrefix, os.Getpid(), rand.Uint32()))
+		c := &child{fam: fam, scratch: scratch, exited: make(chan struct{}), grace: opts.Grace()}
+		p := NewProcess(Facts{Browser: opts.Browser, UserDataDir: opts.UserDataDir, TempDir: scratch}, c)
+		if p.UserDataDir == "" {
+			p.UserDataDir = filepath.Join(scratch, "profile")
+			p.TempProfile = true
+		}
+		if err := p.GuardLaunch(ctx, opts.Guard); err != nil {
+			return nil, nil, err
+		}
+		err := os.Mkdir(scratch, 0o700)
+		if err == nil {
+			return p, c, nil
+		}
+		p.ReleaseGuard()
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, nil, fmt.Errorf("create a temporary directory for the browser: %w", err)
+		}
+	}
+	return nil, nil, fmt.Errorf("create a temporary directory for the browser in %s: %w", TempRoot(), fs.ErrExist)
 }
 
 func (c *child) spawn(f *Facts, opts Options, onStderr func(string)) error {
