@@ -202,6 +202,8 @@ func (a *Actor) Serve(ctx context.Context) error {
 			r.onSession(m)
 		case <-r.snapshots.C:
 			r.snapshotDue()
+		case fn := <-r.wake:
+			fn()
 		}
 	}
 }

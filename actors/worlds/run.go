@@ -23,6 +23,8 @@ type run struct {
 	exited      int              // the newest generation known to have exited
 	pending     map[int64]pendingCall
 	snapshots   *time.Ticker
+	wake        chan func()   // what after scheduled, run on the actor's goroutine
+	stopped     chan struct{} // closed at shutdown: a pending after gives up
 	// What the actor has set up on the session, gone with it: its page
 	// sessions (pages.go) and the origins it intercepts (storage_seed.go).
 	pages        map[string]*pageSession
@@ -49,16 +51,29 @@ func newRun(a *Actor) *run {
 	return &run{
 		a: a, log: a.spec.Log, fromSession: make(chan any), pending: map[int64]pendingCall{},
 		snapshots: time.NewTicker(a.spec.SnapshotEvery), pages: map[string]*pageSession{},
+		wake: make(chan func()), stopped: make(chan struct{}),
 	}
 }
 
 // shutdown stops the session and the subscription, taking the browser's
 // events meanwhile so a lossless delivery never waits on this actor.
 func (r *run) shutdown(unsubscribe func(), events <-chan browser.Event) {
+	close(r.stopped)
 	r.snapshots.Stop()
 	r.closeGuards()
 	r.dropSession()
 	browser.Leave(unsubscribe, events)
+}
+
+// after runs fn on the actor's goroutine once d has passed, unless the
+// actor stops first.
+func (r *run) after(d time.Duration, fn func()) {
+	time.AfterFunc(d, func() { // owned: ends with the run (stopped)
+		select {
+		case r.wake <- fn:
+		case <-r.stopped:
+		}
+	})
 }
 
 func (r *run) onBrowser(ev browser.Event) {

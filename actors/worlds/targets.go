@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
@@ -135,7 +136,9 @@ func (r *run) closePages(m closePages) {
 	})
 }
 
-// closeTargets closes targets, then runs then.
+// closeTargets closes targets, then runs then once the browser lists none
+// of them: Chromium answers Target.closeTarget when the close has begun, so a
+// client's Browser.close answered at once would still find its pages.
 func (r *run) closeTargets(ids []string, then func()) {
 	if len(ids) == 0 {
 		then()
@@ -145,10 +148,29 @@ func (r *run) closeTargets(ids []string, then func()) {
 	for _, id := range ids {
 		r.call("Target.closeTarget", map[string]string{"targetId": id}, func(answer) {
 			if left--; left == 0 {
-				then()
+				r.untilGone(ids, time.Now().Add(closeWait), then)
 			}
 		})
 	}
+}
+
+// closeWait bounds the wait for closed targets to be gone; closePoll is how
+// often it asks.
+const (
+	closeWait = 2 * time.Second
+	closePoll = 20 * time.Millisecond
+)
+
+// untilGone runs then once the browser lists none of ids, or at deadline.
+func (r *run) untilGone(ids []string, deadline time.Time, then func()) {
+	r.targets(func(all []Target, err error) {
+		listed := slices.ContainsFunc(all, func(t Target) bool { return slices.Contains(ids, t.ID) })
+		if err != nil || !listed || time.Now().After(deadline) {
+			then()
+			return
+		}
+		r.after(closePoll, func() { r.untilGone(ids, deadline, then) })
+	})
 }
 
 // list reports every open world with its clients and pages, and every

@@ -184,13 +184,18 @@ func TestWorldContextsItsClientsMake(t *testing.T) {
 // connection; the browser and the other worlds go on, and the world keeps
 // its cookies.
 func TestWorldBrowserCloseClosesOnlyTheWorld(t *testing.T) {
-	f := newFixture(t)
+	// Chromium's pages go a moment after Target.closeTarget answers; the
+	// world's Browser.close answers only once they are gone.
+	f := newFixture(t, "--fake-close-delay=300ms")
 	a, b := f.world("a"), f.world("b")
 	pa, pb := f.newPage(a), f.newPage(b)
 	f.call(a, "Storage.setCookies", `{"cookies":[{"name":"kept","value":"1","url":"http://a.test/"}]}`)
 	m := f.call(a, "Browser.close", "")
 	if string(m.Result) != "{}" {
 		t.Fatalf("Browser.close answered %s", m.Raw)
+	}
+	if slices.Contains(f.targets(f.whole), pa) {
+		t.Errorf("world a's page %s is still listed once its Browser.close answered", pa)
 	}
 	a.WaitClosedWithin(5 * time.Second)
 	if st, _ := f.inst.Browser.Status(f.context()); st.Generation != 1 || st.State != "running" {

@@ -34,6 +34,7 @@ type options struct {
 	autoAttachFailAt  string // fail auto-attach in the first process that finds no file here, then create it
 	spawnChild        bool
 	pidFile           string
+	closeDelay        time.Duration // a closed target stays listed this long
 
 	child bool // internal: this process is the helper started by --fake-spawn-child
 }
@@ -96,6 +97,8 @@ func parseArgs(args []string) (options, error) {
 			o.spawnChild = true
 		case "fake-pid-file":
 			o.pidFile = value
+		case "fake-close-delay":
+			o.closeDelay, err = time.ParseDuration(value)
 		case "fake-child":
 			o.child = true
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"slices"
+	"time"
 )
 
 // browserMethods are the commands a browser-level connection understands;
@@ -205,7 +206,7 @@ func (b *browser) requestedTarget(c *conn, req *request) *target {
 }
 
 // closeTarget answers first and closes afterwards: in Chromium the close
-// itself is asynchronous.
+// itself is asynchronous (--fake-close-delay draws it out).
 func (b *browser) closeTarget(c *conn, req *request) {
 	t := b.requestedTarget(c, req)
 	if t == nil {
@@ -214,9 +215,16 @@ func (b *browser) closeTarget(c *conn, req *request) {
 	c.reply(req, struct {
 		Success bool `json:"success"`
 	}{true})
-	b.mu.Lock()
-	b.removeTarget(t)
-	b.mu.Unlock()
+	remove := func() {
+		b.mu.Lock()
+		b.removeTarget(t)
+		b.mu.Unlock()
+	}
+	if b.opts.closeDelay > 0 {
+		time.AfterFunc(b.opts.closeDelay, remove)
+		return
+	}
+	remove()
 }
 
 // createBrowserContext makes a context; with disposeOnDetach it goes when
