@@ -50,6 +50,7 @@ type config struct {
 	RestoreCookies   int           `json:"restore_cookies"`      // restore: cookies in the kept state
 	RestoreOrigins   int           `json:"restore_origins"`      // restore: origins with localStorage
 	RestoreKeys      int           `json:"restore_keys"`         // restore: localStorage keys per origin
+	JournalRounds    int           `json:"journal_rounds"`       // journal: rounds of --node-calls per side
 
 	SoakDuration       time.Duration `json:"soak_duration_ns"`         // soak: how long agents loop
 	SoakAgents         int           `json:"soak_agents"`              // soak: agents at once
@@ -98,11 +99,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "soak"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "soak"}
+var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -131,7 +132,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,soak (default all but worlds, worldtime, worldscale, liveview, restore and soak)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,journal,soak (default all but worlds, worldtime, worldscale, liveview, restore, journal and soak)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
@@ -157,6 +158,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.RestoreCookies, "restore-cookies", 200, "restore: cookies in the kept world's state")
 	fs.IntVar(&c.RestoreOrigins, "restore-origins", 20, "restore: origins with localStorage in the kept world's state (each a loopback port)")
 	fs.IntVar(&c.RestoreKeys, "restore-keys", 10, "restore: localStorage keys per origin (the token and 200-byte others)")
+	fs.IntVar(&c.JournalRounds, "journal-rounds", -1, "journal: rounds of --node-calls calls per side, journal on, off and direct interleaved (default 5, quick 1)")
 	fs.BoolVar(&c.WorldsContexts, "worlds-contexts", true, "worlds: also measure Chromium's own contexts (one cdpvisor, Target.createBrowserContext per agent)")
 	fs.DurationVar(&c.SoakDuration, "soak-duration", 60*time.Minute, "soak: how long the agents loop (then each finishes its run)")
 	fs.IntVar(&c.SoakAgents, "soak-agents", 20, "soak: agents at once (two MCP hosts, then Puppeteer, Playwright, chrome-remote-interface and chromedp in turn)")
@@ -198,7 +200,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if c.RTBatch <= 0 || c.RTCalls <= 0 || c.LargeRuns <= 0 || c.FaninRuns <= 0 || c.FaninCli <= 0 ||
 		c.FaninReq <= 0 || c.ColdRuns <= 0 || c.RecovRuns <= 0 || c.NodeRounds <= 0 || c.NodeCalls <= 0 || c.NodeSlice <= 0 || c.MemCli < 0 || c.RTWarmup < 0 || c.Timeout <= 0 ||
 		c.WorldsPages <= 0 || c.WorldsRounds <= 0 || c.WorldsRTCalls <= 0 || c.WorldsSettle < 0 ||
-		c.RestoreSamples <= 0 || c.RestoreCookies < 0 || c.RestoreOrigins <= 0 || c.RestoreKeys <= 0 {
+		c.RestoreSamples <= 0 || c.RestoreCookies < 0 || c.RestoreOrigins <= 0 || c.RestoreKeys <= 0 || c.JournalRounds <= 0 {
 		return c, errors.New("counts and --timeout must be positive")
 	}
 	if c.SoakIdleAt < 0 {
@@ -233,6 +235,7 @@ func (c *config) applyDefaults() {
 	pick(&c.WorldsRounds, 3, 1)
 	pick(&c.WorldsRTCalls, 2000, 500)
 	pick(&c.RestoreSamples, 40, 10)
+	pick(&c.JournalRounds, 5, 1)
 }
 
 func contains(list []string, s string) bool {

@@ -175,6 +175,10 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.Restore, err = b.measureRestore(ctx)
 			return
 		})
+		step("journal", func() (err error) {
+			rep.Journal, err = b.measureJournal(ctx)
+			return
+		})
 		if !havePSS {
 			rep.Skipped["soak"] = "skipped: needs /proc (Linux)"
 		}
@@ -206,7 +210,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "soak"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}

@@ -28,6 +28,7 @@ type report struct {
 	LiveView      *liveViewResult      `json:"liveview,omitempty"`
 	WorldScale    *worldScaleResult    `json:"worldscale,omitempty"`
 	Restore       *restoreResult       `json:"restore,omitempty"`
+	Journal       *journalResult       `json:"journal,omitempty"`
 	Soak          *soakResult          `json:"soak,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
@@ -196,6 +197,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, restoreRows(w)...)
 	} else {
 		missing("restore", "restoring a kept world")
+	}
+	if w := r.Journal; w != nil {
+		rows = append(rows, journalRows(w)...)
+	} else {
+		missing("journal", "the journal's cost")
 	}
 	if w := r.Soak; w != nil {
 		rows = append(rows, soakRows(w)...)
