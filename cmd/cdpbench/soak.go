@@ -177,7 +177,7 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	res.classify()
 	res.Problems = append(res.Problems, s.forgetWorlds()...)
 	res.Leftovers = s.stopAndCheck(stopCv, dl)
-	res.summarize(s.cfg.SoakSettle)
+	res.summarize(s.cfg.SoakSettle, s.cfg.SoakDuration)
 	if err := res.writeFiles(b.cfg.SoakCSV, b.cfg.SoakPNG); err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}

@@ -37,6 +37,14 @@ type soakResult struct {
 	FDs        soakSpread `json:"fds"`
 	Threads    soakSpread `json:"threads"`
 	StateKB    soakSpread `json:"state_kb"`
+	// The levels: each series' median in each window of soakWindow after
+	// the settle time, while every agent works (not the idle stop's pause,
+	// not the end's tail), and the largest distance of one from their
+	// median in %: what "returns to its level after each fault" and "does
+	// not grow" are judged on, a sample's own swing being the connections'.
+	RSSLevels        soakLevels `json:"rss_mb_levels"`
+	GoroutinesLevels soakLevels `json:"goroutines_levels"`
+	FDsLevels        soakLevels `json:"fds_levels"`
 	// ChromiumTmpMax is the most org.chromium.Chromium.* dirs seen in
 	// cdpvisor's $TMPDIR at once (each is a killed browser's leftover).
 	ChromiumTmpMax int      `json:"chromium_tmp_dirs_max"`
@@ -65,6 +73,37 @@ func spreadOfSamples(v []float64) soakSpread {
 		sp.SpreadPct = 100 * math.Max(sp.Max-med, med-sp.Min) / med
 	}
 	return sp
+}
+
+type soakLevels struct {
+	Levels    []float64 `json:"levels"`
+	SpreadPct float64   `json:"spread_pct"`
+	GrowthPct float64   `json:"growth_pct"` // the last level over the first
+}
+
+// steady: within ±10 % of their median, and the last within 10 % of the
+// first (a slow growth would hide in the spread around a median).
+func (l soakLevels) steady() bool {
+	return len(l.Levels) > 0 && l.SpreadPct <= 10 && math.Abs(l.GrowthPct) <= 10
+}
+
+// soakWindow is the span of one level.
+const soakWindow = 5 * time.Minute
+
+func levelsOf(windows [][]float64) soakLevels {
+	var l soakLevels
+	for _, w := range windows {
+		if len(w) > 0 {
+			l.Levels = append(l.Levels, spreadOfSamples(w).Median)
+		}
+	}
+	if s := spreadOfSamples(l.Levels); len(l.Levels) > 0 {
+		l.SpreadPct = s.SpreadPct
+		if first := l.Levels[0]; first > 0 {
+			l.GrowthPct = 100 * (l.Levels[len(l.Levels)-1] - first) / first
+		}
+	}
+	return l
 }
 
 // classify tells each failure a request in flight at a fault (its loop
@@ -97,9 +136,13 @@ func (r *soakResult) classify() {
 	}
 }
 
-// summarize takes the spreads of the samples after settle.
-func (r *soakResult) summarize(settle time.Duration) {
+// summarize takes the spreads of the samples after settle, and the levels
+// of those taken while every agent worked (before duration, out of the
+// idle stop's pause).
+func (r *soakResult) summarize(settle, duration time.Duration) {
 	var rss, gor, fds, thr, state []float64
+	n := max(0, int((duration-settle)/soakWindow)) + 1
+	levels := [3][][]float64{make([][]float64, n), make([][]float64, n), make([][]float64, n)}
 	for _, x := range r.Samples {
 		r.ChromiumTmpMax = max(r.ChromiumTmpMax, x.ChromiumTmp)
 		if x.T < settle.Seconds() {
@@ -107,9 +150,27 @@ func (r *soakResult) summarize(settle time.Duration) {
 		}
 		rss, gor, fds = append(rss, x.RSSMB), append(gor, float64(x.Goroutines)), append(fds, float64(x.FDs))
 		thr, state = append(thr, float64(x.Threads)), append(state, float64(x.StateKB))
+		if x.T >= duration.Seconds() || r.inIdlePause(x.T) {
+			continue
+		}
+		w := min(int((time.Duration(x.T*float64(time.Second))-settle)/soakWindow), n-1)
+		for i, v := range []float64{x.RSSMB, float64(x.Goroutines), float64(x.FDs)} {
+			levels[i][w] = append(levels[i][w], v)
+		}
 	}
 	r.RSS, r.Goroutines, r.FDs = spreadOfSamples(rss), spreadOfSamples(gor), spreadOfSamples(fds)
 	r.Threads, r.StateKB = spreadOfSamples(thr), spreadOfSamples(state)
+	r.RSSLevels, r.GoroutinesLevels, r.FDsLevels = levelsOf(levels[0]), levelsOf(levels[1]), levelsOf(levels[2])
+}
+
+// inIdlePause: t (s since the start) is while the agents paused for the
+// idle stop, or the relaunch after it (a minute at most).
+func (r *soakResult) inIdlePause(t float64) bool {
+	if r.Idle.At.IsZero() {
+		return false
+	}
+	from := r.Idle.At.Sub(r.Start).Seconds()
+	return t >= from && t < from+r.Idle.WaitedS+30
 }
 
 // writeFiles writes the samples as CSV and, when gnuplot is there, the
@@ -154,6 +215,13 @@ func soakRows(r *soakResult) []row {
 	sp := func(s soakSpread, unit string) string {
 		return fmt.Sprintf("%.0f%s (%.0f–%.0f, ±%.0f %%)", s.Median, unit, s.Min, s.Max, s.SpreadPct)
 	}
+	lv := func(l soakLevels) string {
+		parts := make([]string, len(l.Levels))
+		for i, v := range l.Levels {
+			parts[i] = fmt.Sprintf("%.0f", v)
+		}
+		return fmt.Sprintf("%s (±%.0f %%, last %+.0f %%)", strings.Join(parts, " "), l.SpreadPct, l.GrowthPct)
+	}
 	kills, hangs, agents := 0, 0, 0
 	for _, f := range r.Faults {
 		if f.Missed != "" {
@@ -173,9 +241,12 @@ func soakRows(r *soakResult) []row {
 			fmt.Sprintf("%d / %d / %d, %d loops", r.RunsDone, r.RunsKilled, r.RunsFailed, r.LoopsDone), notApplicable, "0 failed", met(r.RunsFailed == 0)},
 		{fmt.Sprintf("soak: failures in flight at a fault / others (%d kills, %d hangs, %d agents killed)", kills, hangs, agents), notApplicable,
 			fmt.Sprintf("%d / %d", r.FailuresInFlight, r.FailuresOther), notApplicable, "0 others", met(r.FailuresOther == 0)},
-		{"soak: coordinator RSS MB after settle", notApplicable, sp(r.RSS, ""), notApplicable, "±10 %", met(r.RSS.SpreadPct <= 10)},
-		{"soak: goroutines after settle", notApplicable, sp(r.Goroutines, ""), notApplicable, "±10 %", met(r.Goroutines.SpreadPct <= 10)},
-		{"soak: open fds after settle", notApplicable, sp(r.FDs, ""), notApplicable, "±10 %", met(r.FDs.SpreadPct <= 10)},
+		{"soak: coordinator RSS MB after settle, samples", notApplicable, sp(r.RSS, ""), notApplicable, notApplicable, notApplicable},
+		{"soak: goroutines after settle, samples", notApplicable, sp(r.Goroutines, ""), notApplicable, notApplicable, notApplicable},
+		{"soak: open fds after settle, samples", notApplicable, sp(r.FDs, ""), notApplicable, notApplicable, notApplicable},
+		{"soak: coordinator RSS MB, 5-min levels", notApplicable, lv(r.RSSLevels), notApplicable, "±10 %, last ±10 %", met(r.RSSLevels.steady())},
+		{"soak: goroutines, 5-min levels", notApplicable, lv(r.GoroutinesLevels), notApplicable, "±10 %, last ±10 %", met(r.GoroutinesLevels.steady())},
+		{"soak: open fds, 5-min levels", notApplicable, lv(r.FDsLevels), notApplicable, "±10 %, last ±10 %", met(r.FDsLevels.steady())},
 		{"soak: org.chromium.Chromium.* in cdpvisor's TMPDIR (most at once)", notApplicable, fmt.Sprint(r.ChromiumTmpMax), notApplicable, "0", met(r.ChromiumTmpMax == 0)},
 		{"soak: left when it ended", notApplicable, fmt.Sprint(len(r.Leftovers)), notApplicable, "0", met(len(r.Leftovers) == 0)},
 	}

@@ -47,3 +47,33 @@ func TestSoakSpreadIsTheLargestDistanceFromTheMedian(t *testing.T) {
 		t.Fatalf("spread %+v", sp)
 	}
 }
+
+// The levels are 5-minute medians after the settle time, while every agent
+// works: a fault's dip, the idle stop's pause and the end's tail move the
+// samples' spread, not the levels'; a growth moves the levels.
+func TestSoakLevelsLeaveFaultsOut(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	r := &soakResult{Start: t0, Idle: soakIdle{At: t0.Add(17 * time.Minute), WaitedS: 40}}
+	for s := 0; s < 25*60; s += 10 {
+		g := 100
+		switch {
+		case s%120 < 10: // a dip after each kill
+			g = 60
+		case s >= 17*60 && s < 17*60+70: // the idle pause
+			g = 20
+		case s >= 20*60: // the end's tail
+			g = 30
+		}
+		r.Samples = append(r.Samples, soakSample{T: float64(s), Goroutines: g, RSSMB: 40 + float64(s)/60, FDs: 40})
+	}
+	r.summarize(5*time.Minute, 20*time.Minute)
+	if g := r.GoroutinesLevels; len(g.Levels) != 3 || g.SpreadPct != 0 || r.Goroutines.SpreadPct < 50 {
+		t.Errorf("goroutines: levels %+v, samples' spread %.0f %%: want 3 levels of 100, the samples' spread wide", g, r.Goroutines.SpreadPct)
+	}
+	if g := r.GoroutinesLevels; !g.steady() {
+		t.Errorf("goroutines %+v not steady", g)
+	}
+	if l := r.RSSLevels; len(l.Levels) != 3 || l.steady() || l.GrowthPct < 10 {
+		t.Errorf("RSS grew a MB a minute: levels %+v, want a growth over 10 %%, not steady", l)
+	}
+}
