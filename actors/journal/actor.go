@@ -25,7 +25,10 @@ type Spec struct {
 	// Buffer is how many entries may wait for the actor before Record
 	// drops them; 0: DefaultBuffer.
 	Buffer int
-	Log    zerolog.Logger
+	// IdleClose: a world's file not written for this long is closed; 0:
+	// DefaultIdleClose.
+	IdleClose time.Duration
+	Log       zerolog.Logger
 }
 
 // DefaultCap is a world's journal's size on disk at most.
@@ -58,6 +61,11 @@ type Actor struct {
 	dropped map[string]int64
 }
 
+// DefaultIdleClose: a world's journal file not written for this long is
+// closed (opened again at its next entry), so that a coordinator that saw
+// many worlds come and go does not hold a descriptor for each.
+const DefaultIdleClose = 30 * time.Second
+
 // BatchDelay is how long the first entry of a batch waits for the rest:
 // a kill loses at most this much of the journal, and the buffers.
 const BatchDelay = 50 * time.Millisecond
@@ -69,6 +77,9 @@ func New(spec Spec) *Actor {
 	}
 	if spec.Buffer <= 0 {
 		spec.Buffer = DefaultBuffer
+	}
+	if spec.IdleClose <= 0 {
+		spec.IdleClose = DefaultIdleClose
 	}
 	return &Actor{spec: spec, mailbox: make(chan any), kick: make(chan struct{}, 1), dropped: map[string]int64{}}
 }
@@ -170,11 +181,15 @@ func (a *Actor) Serve(ctx context.Context) error {
 	batch := time.NewTimer(BatchDelay)
 	batch.Stop()
 	defer batch.Stop()
+	idle := time.NewTicker(a.spec.IdleClose / 2)
+	defer idle.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			r.drain()
 			return ctx.Err()
+		case now := <-idle.C:
+			r.closeIdle(now)
 		case <-a.kick:
 			batch.Reset(BatchDelay)
 		case <-batch.C:
@@ -245,6 +260,7 @@ func (r *run) write(e Entry) {
 	if len(e.URL) > maxURL {
 		e.URL = e.URL[:maxURL]
 	}
+	w.written = time.Now()
 	r.line = appendEntry(r.line[:0], &e)
 	r.line = append(r.line, '\n')
 	buf, half := r.bufs[e.World], r.a.spec.Cap/2
@@ -340,6 +356,20 @@ func (r *run) answerWaiting(world string) {
 			continue
 		}
 		q.reply <- readAnswer{entries: entries, err: err}
+	}
+}
+
+// closeIdle closes the files of the worlds nothing was written to for
+// the spec's IdleClose.
+func (r *run) closeIdle(now time.Time) {
+	for world, w := range r.files {
+		if now.Sub(w.written) < r.a.spec.IdleClose {
+			continue
+		}
+		r.flushWorld(world)
+		w.close()
+		delete(r.files, world)
+		delete(r.bufs, world)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
@@ -28,6 +29,8 @@ type worldFile struct {
 	f    *os.File
 	size int64
 	seq  uint64 // the last entry's
+	// written is when the actor last wrote an entry (closeIdle).
+	written time.Time
 }
 
 func (w *worldFile) older() string { return w.path + ".1" }
