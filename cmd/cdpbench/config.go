@@ -63,6 +63,7 @@ type config struct {
 	SoakIdleAt         time.Duration `json:"soak_idle_at_ns"`          // soak: when the idle stop is crossed (0: never)
 	SoakIdleStop       time.Duration `json:"soak_idle_stop_ns"`        // soak: cdpvisor's --idle-stop
 	SoakRunLimit       time.Duration `json:"soak_run_limit_ns"`        // soak: one run of an agent at most
+	SoakThink          time.Duration `json:"soak_think_ns"`            // soak: an agent's pause after each loop
 	SoakCSV            string        `json:"soak_csv"`                 // soak: samples as CSV ("" = beside the PNG)
 	SoakPNG            string        `json:"soak_png"`                 // soak: the plot ("" = none)
 
@@ -171,6 +172,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.SoakIdleAt, "soak-idle-at", -1, "soak: when every agent pauses until the browser's idle stop (default half the duration; 0: never)")
 	fs.DurationVar(&c.SoakIdleStop, "soak-idle-stop", 20*time.Second, "soak: cdpvisor's --idle-stop")
 	fs.DurationVar(&c.SoakRunLimit, "soak-run-limit", 10*time.Minute, "soak: one run of an agent at most")
+	fs.DurationVar(&c.SoakThink, "soak-think", 10*time.Second, "soak: each agent's pause after a loop, as an agent's model thinks between tasks (20 agents looping without one keep 2 vCPUs at a load of 50: every client's own timeouts fire)")
 	fs.StringVar(&c.SoakCSV, "soak-csv", "", "soak: write the samples as CSV here (default: beside --soak-png)")
 	fs.StringVar(&c.SoakPNG, "soak-png", "", "soak: plot RSS, goroutines and fds here with gnuplot (cmd/cdpbench/soak.gp)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
@@ -206,7 +208,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if c.SoakIdleAt < 0 {
 		c.SoakIdleAt = c.SoakDuration / 2
 	}
-	if c.SoakDuration <= 0 || c.SoakAgents < 1 || c.SoakLoops < 1 || c.SoakSample <= 0 || c.SoakRunLimit <= 0 {
+	if c.SoakDuration <= 0 || c.SoakAgents < 1 || c.SoakLoops < 1 || c.SoakSample <= 0 || c.SoakRunLimit <= 0 || c.SoakThink < 0 {
 		return c, errors.New("--soak-duration, --soak-agents, --soak-loops, --soak-sample and --soak-run-limit must be positive")
 	}
 	if c.WorldsAgents < 2 {

@@ -112,6 +112,7 @@ func (a *soakAgent) once(ctx context.Context, s *soak) {
 		_ = sleepCtx(ctx, 5*time.Second)
 		return
 	}
+	cmd.Env = append(cmd.Env, fmt.Sprintf("SOAK_THINK_MS=%d", s.cfg.SoakThink.Milliseconds()))
 	var last string
 	out := newLineWriter(0, func(line string) { a.heard(line, &last, s) })
 	errs := newLineWriter(5, nil)

@@ -10,7 +10,8 @@
 //                                         request in flight at a kill from
 //                                         the rest by those times
 //   {"done":N}                            every loop done
-// A failed loop is tried again on a fresh connection, up to 5 times.
+// A failed loop is tried again on a fresh connection, up to 5 times. After
+// each loop the agent pauses $SOAK_THINK_MS (its model thinking).
 // Exit codes: 0 done, 1 a loop failed 5 times.
 
 export const args = () => {
@@ -44,6 +45,7 @@ export async function run({ connect, work, close }) {
         if (!conn) conn = await within(60000, connect(endpoint), 'connect');
         await within(60000, work(conn, site, i), `loop ${i}`);
         say({ loop: i });
+        await new Promise((r) => setTimeout(r, Number(process.env.SOAK_THINK_MS || 0)));
         break;
       } catch (e) {
         say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1: Date.now() });

@@ -5,7 +5,7 @@
 //
 // Each loop, in a new tab of one remote browser: navigate, type, click,
 // evaluate, screenshot, close the tab. A failed loop is tried again on a
-// fresh connection, up to 5 times.
+// fresh connection, up to 5 times. After each loop it pauses $SOAK_THINK_MS.
 package main
 
 import (
@@ -39,6 +39,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loops:", err)
 		os.Exit(1)
 	}
+	think, _ := strconv.Atoi(os.Getenv("SOAK_THINK_MS")) // the pause after each loop
+	think = max(think, 0)
 	var c *conn
 	for i := 0; i < loops; i++ {
 		for tries := 1; ; tries++ {
@@ -51,6 +53,7 @@ func main() {
 			}
 			if err == nil {
 				say(map[string]int{"loop": i})
+				time.Sleep(time.Duration(think) * time.Millisecond)
 				break
 			}
 			say(map[string]any{"fail": err.Error(), "loop": i, "t0": t0.UnixMilli(), "t1": time.Now().UnixMilli()})
