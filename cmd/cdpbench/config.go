@@ -172,7 +172,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.SoakIdleAt, "soak-idle-at", -1, "soak: when every agent pauses until the browser's idle stop (default half the duration; 0: never)")
 	fs.DurationVar(&c.SoakIdleStop, "soak-idle-stop", 20*time.Second, "soak: cdpvisor's --idle-stop")
 	fs.DurationVar(&c.SoakRunLimit, "soak-run-limit", 10*time.Minute, "soak: one run of an agent at most")
-	fs.DurationVar(&c.SoakThink, "soak-think", 10*time.Second, "soak: each agent's pause after a loop, as an agent's model thinks between tasks (20 agents looping without one keep 2 vCPUs at a load of 50: every client's own timeouts fire)")
+	fs.DurationVar(&c.SoakThink, "soak-think", 15*time.Second, "soak: each agent's pause after a loop, as an agent's model thinks between tasks (20 agents looping without one keep 2 vCPUs at a load of 50: every client's own timeouts fire)")
 	fs.StringVar(&c.SoakCSV, "soak-csv", "", "soak: write the samples as CSV here (default: beside --soak-png)")
 	fs.StringVar(&c.SoakPNG, "soak-png", "", "soak: plot RSS, goroutines and fds here with gnuplot (cmd/cdpbench/soak.gp)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")

@@ -54,7 +54,14 @@ run({
   work: async (client, site, i) => {
     const url = `${site}/page?agent=${childKind}&i=${i}`;
     if (childKind === 'cdm') {
-      await call(client, 'navigate_page', { type: 'url', url });
+      try {
+        await call(client, 'navigate_page', { type: 'url', url });
+      } catch (e) {
+        // The page it had selected went with a killed browser: as the
+        // server's answer advises an agent, it takes another.
+        if (!/has been closed/.test(String(e.message))) throw e;
+        await call(client, 'new_page', { url });
+      }
       const text = await call(client, 'evaluate_script', { function: script(i) });
       if (!text.includes(`clicked hello ${i}`)) throw new Error(`evaluate_script: ${text.slice(0, 200)}`);
       await call(client, 'take_screenshot', {});

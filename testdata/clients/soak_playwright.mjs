@@ -12,6 +12,8 @@ run({
     return { browser, context, page: await context.newPage() };
   },
   work: async (c, site, i) => {
+    // A page of a browser that was killed is gone: an agent opens another.
+    if (c.page.isClosed()) c.page = await c.context.newPage();
     const { context, page } = c;
     await page.goto(`${site}/page?agent=pw&i=${i}`);
     await page.fill('#q', `hello ${i}`);

@@ -15,6 +15,8 @@ run({
     return { browser, page: await browser.newPage() };
   },
   work: async (c, site, i) => {
+    // A page of a browser that was killed is gone: an agent opens another.
+    if (c.page.isClosed()) c.page = await c.browser.newPage();
     const { browser, page } = c;
     await page.goto(`${site}/page?agent=pp&i=${i}`);
     await page.type('#q', `hello ${i}`);
