@@ -2,6 +2,7 @@ package worlds
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -85,11 +86,23 @@ func (r *run) pageOfSession(id string) *pageSession {
 	return nil
 }
 
+// errPageGone fails a command on a page session that detached first.
+var errPageGone = errors.New("the page's session ended before it answered")
+
 // pageGone forgets the session of a page that is gone.
 func (r *run) pageGone(sessionID string) {
 	for target, ps := range r.pages {
 		if ps.id == sessionID {
 			delete(r.pages, target)
+		}
+	}
+	// Chromium drops the commands a detached session had not answered:
+	// they fail now rather than at callTimeout (a read of the world's
+	// storage waiting on a tab a client closed).
+	for id, c := range r.pending {
+		if c.session == sessionID {
+			delete(r.pending, id)
+			c.then(failed(errPageGone))
 		}
 	}
 }

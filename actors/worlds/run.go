@@ -33,8 +33,9 @@ type run struct {
 
 // pendingCall is a command awaiting its answer.
 type pendingCall struct {
-	then  func(answer)
-	since time.Time
+	then    func(answer)
+	since   time.Time
+	session string // the page session it went to; "": the browser's
 }
 
 // callTimeout: a command the browser has not answered by then fails (the
@@ -150,7 +151,7 @@ func (r *run) callOn(sessionID, method string, params any, then func(answer)) {
 		then(failed(ErrBrowserGone))
 		return
 	}
-	r.pending[id] = pendingCall{then: then, since: time.Now()}
+	r.pending[id] = pendingCall{then: then, since: time.Now(), session: sessionID}
 }
 
 // expire fails the commands the browser has left unanswered too long.
