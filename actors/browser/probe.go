@@ -17,15 +17,41 @@ func probeInterval(timeout time.Duration) time.Duration {
 }
 
 // probeHang watches a running browser over a connection of its own: it
-// sends ask (a launch.Protocol.AliveRequest format) every probeInterval, and returns how long the
-// browser was silent once nothing at all came back for timeout (hung). It
-// returns hung=false when the connection ends (the browser exited: its
-// exit is reported apart) or ctx ends (the browser left the running state).
+// sends ask (a launch.Protocol.AliveRequest format) every probeInterval, and
+// returns how long the browser was silent once nothing at all came back for
+// timeout (hung). A connection that cannot be made or that ends is no sign
+// of life: the probe connects again, so that it never gives up on a browser
+// it still watches (a stopped browser's handshake never completes). It
+// returns hung=false only when ctx ends (the browser left the running state:
+// an exit is reported apart and ends ctx).
 func probeHang(ctx context.Context, reach launch.Reach, wsURL, ask string, timeout time.Duration) (silent time.Duration, hung bool) {
-	conn, err := launch.DialWebSocket(ctx, reach, wsURL, 1<<20)
-	if err != nil {
-		return 0, false
+	every := probeInterval(timeout)
+	last := time.Now() // the browser's last answer (or the probe's start)
+	for id := 1; ; {
+		if silent := time.Since(last); silent >= timeout {
+			return silent, true
+		}
+		dialCtx, cancel := context.WithTimeout(ctx, max(timeout-time.Since(last), every))
+		conn, err := launch.DialWebSocket(dialCtx, reach, wsURL, 1<<20)
+		cancel()
+		if err == nil {
+			silent, hung = watchAnswers(ctx, conn, ask, timeout, every, &id, &last)
+			if hung {
+				return silent, true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return 0, false
+		case <-time.After(every):
+		}
 	}
+}
+
+// watchAnswers asks over conn until the browser has been silent for
+// timeout (hung), the connection ends or ctx ends; last is the time of the
+// browser's latest answer.
+func watchAnswers(ctx context.Context, conn transport.Conn, ask string, timeout, every time.Duration, id *int, last *time.Time) (silent time.Duration, hung bool) {
 	answers := make(chan struct{}, 1)
 	read := make(chan struct{})
 	go func() { // owned: ends when conn is closed below
@@ -40,22 +66,22 @@ func probeHang(ctx context.Context, reach launch.Reach, wsURL, ask string, timeo
 		}
 	}()
 	defer func() { conn.Close(1000, ""); <-read }()
-	last := time.Now()
-	tick := time.NewTicker(probeInterval(timeout))
+	tick := time.NewTicker(every)
 	defer tick.Stop()
-	for id := 1; ; id++ {
+	for {
 		select {
 		case <-ctx.Done():
 			return 0, false
 		case <-read:
 			return 0, false
 		case <-answers:
-			last = time.Now()
+			*last = time.Now()
 		case now := <-tick.C:
-			if silent := now.Sub(last); silent >= timeout {
+			if silent := now.Sub(*last); silent >= timeout {
 				return silent, true
 			}
-			if conn.Write(fmt.Appendf(nil, ask, id), false) != nil {
+			*id++
+			if conn.Write(fmt.Appendf(nil, ask, *id), false) != nil {
 				return 0, false
 			}
 		}
