@@ -115,10 +115,12 @@ func classifyStderr(lines []string) (launch.Cause, bool) {
 // browser is a session on it (see actors/multiplex), and its protocol
 // schema is its executable's.
 func connectPipe(ctx context.Context, p *launch.Process, pipe *transport.PipeConn, log zerolog.Logger) (func(), error) {
-	conn, err := multiplex.Start(ctx, pipe, multiplex.Spec{Log: log, Schema: executableSchema(p.Facts)})
+	schema, resolve := executableSchema(p.Facts)
+	conn, err := multiplex.Start(ctx, pipe, multiplex.Spec{Log: log, Schema: schema})
 	if err != nil {
 		return nil, err
 	}
+	resolve() // it answered: it has exec'd
 	if v := conn.Version().Product; v != "" {
 		p.Browser.Version = v
 	}

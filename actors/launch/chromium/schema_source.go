@@ -1,12 +1,14 @@
 package chromium
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/chromium/schema"
@@ -16,20 +18,35 @@ import (
 
 // executableSchema is /json/protocol's source for a browser that serves
 // none itself (on its pipe): the schema in its executable's resources.
-// The executable is its process's real file, read when asked (when the
-// browser answers on its pipe it has exec'd: Debian's /usr/bin/chromium
-// is a script that execs /usr/lib/chromium/chromium under the same pid;
-// before, the pid is the shell's), else the path it was started by.
-func executableSchema(f launch.Facts) multiplex.Schema {
+// The executable is its process's real file (once the browser answers on
+// its pipe it has exec'd: Debian's /usr/bin/chromium is a script that
+// execs /usr/lib/chromium/chromium under the same pid; before, the pid is
+// the shell's), else the path it was started by. resolve reads it, to be
+// called once the browser answered: remembered, it still names the
+// executable for a request that comes as the browser dies.
+func executableSchema(f launch.Facts) (source multiplex.Schema, resolve func()) {
+	e := &executable{f: f}
 	return func(_ context.Context, v multiplex.Version) ([]byte, error) {
-		exe := f.Browser.Path
-		if f.Pid > 0 {
-			if info, err := proc.ProcessInfo(f.Pid); err == nil && info.Exe != "" {
-				exe = info.Exe
-			}
+		return schema.Of(e.path(), versionNumber(v.Product))
+	}, func() { e.path() }
+}
+
+// executable is a browser's executable file, read from its process once.
+type executable struct {
+	f        launch.Facts
+	mu       sync.Mutex // requests for /json/protocol come on any goroutine
+	resolved string
+}
+
+func (e *executable) path() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.resolved == "" && e.f.Pid > 0 {
+		if info, err := proc.ProcessInfo(e.f.Pid); err == nil && info.Exe != "" {
+			e.resolved = info.Exe
 		}
-		return schema.Of(exe, versionNumber(v.Product))
 	}
+	return cmp.Or(e.resolved, e.f.Browser.Path)
 }
 
 // versionNumber is the number of a Browser.getVersion product

@@ -73,10 +73,12 @@ func (u UsersBrowser) attach(ctx context.Context, opts launch.Options) (*launch.
 	if found, err := launch.LocalBrowsersOn(u.Profile); err == nil && len(found) == 1 {
 		f.Pid, f.Args = found[0].Pid, found[0].Args
 	}
-	conn, err := multiplex.Start(ctx, ws, multiplex.Spec{Log: opts.Log, Schema: portSchema(port, executableSchema(f))})
+	schema, resolve := executableSchema(f)
+	conn, err := multiplex.Start(ctx, ws, multiplex.Spec{Log: opts.Log, Schema: portSchema(port, schema)})
 	if err != nil {
 		return nil, err
 	}
+	resolve()
 	f.WSURL, f.Reach = conn.BrowserURL(), conn
 	if v := conn.Version().Product; v != "" {
 		f.Browser.Version = v
