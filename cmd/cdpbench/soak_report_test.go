@@ -21,6 +21,7 @@ func TestSoakFailuresInFlightAtAFaultAreToldApart(t *testing.T) {
 		PerAgent: []soakAgentStats{
 			{Agent: "a00", Loops: 3, RunsDone: 1, Failures: []soakFailure{
 				{T0: at(90), T1: at(103)},  // the kill
+				{T0: at(102), T1: at(104)}, // begun just after the kill
 				{T0: at(210), T1: at(240)}, // began during the hang
 				{T0: at(290), T1: at(310)}, // another agent's kill
 				{T0: at(390), T1: at(410)}, // a kill that was not made
@@ -30,13 +31,13 @@ func TestSoakFailuresInFlightAtAFaultAreToldApart(t *testing.T) {
 		},
 	}
 	r.classify()
-	if r.FailuresInFlight != 3 || r.FailuresOther != 3 || len(r.OtherFailures) != 3 {
-		t.Fatalf("in flight %d, others %d (%+v); want 3 and 3", r.FailuresInFlight, r.FailuresOther, r.OtherFailures)
+	if r.FailuresInFlight != 3 || r.FailuresAfterKill != 1 || r.FailuresOther != 3 || len(r.OtherFailures) != 3 {
+		t.Fatalf("in flight %d, just after a kill %d, others %d (%+v); want 3, 1 and 3", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther, r.OtherFailures)
 	}
 	if r.RunsDone != 1 || r.RunsKilled != 1 || r.LoopsDone != 3 {
 		t.Fatalf("runs %d done, %d killed, %d loops", r.RunsDone, r.RunsKilled, r.LoopsDone)
 	}
-	if got := r.PerAgent[0].Failures[1].Fault; got != "hang" {
+	if got := r.PerAgent[0].Failures[2].Fault; got != "hang" {
 		t.Fatalf("a failure during the hang: fault %q", got)
 	}
 }
@@ -49,8 +50,9 @@ func TestSoakSpreadIsTheLargestDistanceFromTheMedian(t *testing.T) {
 }
 
 // The levels are 5-minute medians after the settle time, while every agent
-// works: a fault's dip, the idle stop's pause and the end's tail move the
-// samples' spread, not the levels'; a growth moves the levels.
+// works: a fault's dip, the idle stop's pause (its whole window) and the
+// end's tail move the samples' spread, not the levels'; a growth moves the
+// levels.
 func TestSoakLevelsLeaveFaultsOut(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
 	r := &soakResult{Start: t0, Idle: soakIdle{At: t0.Add(17 * time.Minute), WaitedS: 40}}
@@ -67,13 +69,13 @@ func TestSoakLevelsLeaveFaultsOut(t *testing.T) {
 		r.Samples = append(r.Samples, soakSample{T: float64(s), Goroutines: g, RSSMB: 40 + float64(s)/60, FDs: 40})
 	}
 	r.summarize(5*time.Minute, 20*time.Minute)
-	if g := r.GoroutinesLevels; len(g.Levels) != 3 || g.SpreadPct != 0 || r.Goroutines.SpreadPct < 50 {
-		t.Errorf("goroutines: levels %+v, samples' spread %.0f %%: want 3 levels of 100, the samples' spread wide", g, r.Goroutines.SpreadPct)
+	if g := r.GoroutinesLevels; len(g.Levels) != 2 || g.SpreadPct != 0 || r.Goroutines.SpreadPct < 50 {
+		t.Errorf("goroutines: levels %+v, samples' spread %.0f %%: want 2 levels of 100 (the idle stop's window left out), the samples' spread wide", g, r.Goroutines.SpreadPct)
 	}
 	if g := r.GoroutinesLevels; !g.steady() {
 		t.Errorf("goroutines %+v not steady", g)
 	}
-	if l := r.RSSLevels; len(l.Levels) != 3 || l.steady() || l.GrowthPct < 10 {
+	if l := r.RSSLevels; len(l.Levels) != 2 || l.steady() || l.GrowthPct < 10 {
 		t.Errorf("RSS grew a MB a minute: levels %+v, want a growth over 10 %%, not steady", l)
 	}
 }
