@@ -16,43 +16,64 @@ func probeInterval(timeout time.Duration) time.Duration {
 	return min(max(timeout/4, 100*time.Millisecond), 2*time.Second)
 }
 
-// probeHang watches a running browser over a connection of its own: it
-// sends ask (a launch.Protocol.AliveRequest format) every probeInterval, and
-// returns how long the browser was silent once nothing at all came back for
-// timeout (hung). A connection that cannot be made or that ends is no sign
-// of life: the probe connects again, so that it never gives up on a browser
-// it still watches (a stopped browser's handshake never completes). It
-// returns hung=false only when ctx ends (the browser left the running state:
-// an exit is reported apart and ends ctx).
+// probeHang watches a running browser: an asker connects to it on a
+// connection of its own and sends ask (a launch.Protocol.AliveRequest
+// format) every probeInterval, and probeHang returns how long the browser
+// was silent once nothing at all came back for timeout (hung). Only the
+// answers' times are measured here: the asker does everything that can
+// block on a hung browser (a dial whose handshake never completes, a write
+// into a full debugging pipe, a close), and connects again when its
+// connection fails or ends. It returns hung=false only when ctx ends (the
+// browser left the running state: an exit is reported apart and ends
+// ctx).
 func probeHang(ctx context.Context, reach launch.Reach, wsURL, ask string, timeout time.Duration) (silent time.Duration, hung bool) {
 	every := probeInterval(timeout)
+	answered := make(chan struct{}, 1)
+	asking := make(chan struct{})
+	go func() { // owned: ends with ctx; when hung, once the browser is killed (its I/O then fails)
+		defer close(asking)
+		askUntil(ctx, reach, wsURL, ask, timeout, answered)
+	}()
 	last := time.Now() // the browser's last answer (or the probe's start)
-	for id := 1; ; {
-		if silent := time.Since(last); silent >= timeout {
-			return silent, true
-		}
-		dialCtx, cancel := context.WithTimeout(ctx, max(timeout-time.Since(last), every))
-		conn, err := launch.DialWebSocket(dialCtx, reach, wsURL, 1<<20)
-		cancel()
-		if err == nil {
-			silent, hung = watchAnswers(ctx, conn, ask, timeout, every, &id, &last)
-			if hung {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			<-asking
+			return 0, false
+		case <-answered:
+			last = time.Now()
+		case now := <-tick.C:
+			if silent := now.Sub(last); silent >= timeout {
 				return silent, true
 			}
 		}
+	}
+}
+
+// askUntil connects and asks until ctx ends, telling answered of every
+// message the browser sends back. A dial gets the hang timeout: one that
+// takes longer is tried again.
+func askUntil(ctx context.Context, reach launch.Reach, wsURL, ask string, timeout time.Duration, answered chan<- struct{}) {
+	every := probeInterval(timeout)
+	for id := 0; ctx.Err() == nil; {
+		dialCtx, cancel := context.WithTimeout(ctx, timeout)
+		conn, err := launch.DialWebSocket(dialCtx, reach, wsURL, 1<<20)
+		cancel()
+		if err == nil {
+			askOn(ctx, conn, ask, every, &id, answered)
+		}
 		select {
 		case <-ctx.Done():
-			return 0, false
 		case <-time.After(every):
 		}
 	}
 }
 
-// watchAnswers asks over conn until the browser has been silent for
-// timeout (hung), the connection ends or ctx ends; last is the time of the
-// browser's latest answer.
-func watchAnswers(ctx context.Context, conn transport.Conn, ask string, timeout, every time.Duration, id *int, last *time.Time) (silent time.Duration, hung bool) {
-	answers := make(chan struct{}, 1)
+// askOn asks over conn every interval until the connection ends or ctx
+// does.
+func askOn(ctx context.Context, conn transport.Conn, ask string, every time.Duration, id *int, answered chan<- struct{}) {
 	read := make(chan struct{})
 	go func() { // owned: ends when conn is closed below
 		defer close(read)
@@ -60,7 +81,7 @@ func watchAnswers(ctx context.Context, conn transport.Conn, ask string, timeout,
 		defer m.Release()
 		for conn.Read(m) == nil {
 			select {
-			case answers <- struct{}{}:
+			case answered <- struct{}{}:
 			default: // one pending is enough
 			}
 		}
@@ -71,18 +92,13 @@ func watchAnswers(ctx context.Context, conn transport.Conn, ask string, timeout,
 	for {
 		select {
 		case <-ctx.Done():
-			return 0, false
+			return
 		case <-read:
-			return 0, false
-		case <-answers:
-			*last = time.Now()
-		case now := <-tick.C:
-			if silent := now.Sub(*last); silent >= timeout {
-				return silent, true
-			}
+			return
+		case <-tick.C:
 			*id++
 			if conn.Write(fmt.Appendf(nil, ask, *id), false) != nil {
-				return 0, false
+				return
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // probeServer answers the probe's asks on its first connection until it
@@ -71,5 +74,64 @@ func TestHangProbeOutlivesItsConnection(t *testing.T) {
 				t.Fatalf("probe ended hung=%v silent=%s after %s: want hung", hung, silent, time.Since(start))
 			}
 		})
+	}
+}
+
+// stuckPipe is the probe's connection to a browser on its debugging pipe
+// that stopped reading: it answers the first asks, then a write blocks for
+// good (the pipe's buffer full), as does closing it, until released.
+type stuckPipe struct {
+	answers  chan struct{}
+	released chan struct{}
+	writes   atomic.Int32
+}
+
+func (p *stuckPipe) RoundTrip(*http.Request) (*http.Response, error) { return nil, context.Canceled }
+func (p *stuckPipe) Name() string                                    { return "stuck pipe" }
+func (p *stuckPipe) DialWebSocket(context.Context, string, int64) (transport.Conn, error) {
+	return p, nil
+}
+func (p *stuckPipe) Read(m *transport.Message) error {
+	select {
+	case <-p.answers:
+		m.B = append(m.B[:0], `{"id":1,"result":{}}`...)
+		return nil
+	case <-p.released:
+		return context.Canceled
+	}
+}
+func (p *stuckPipe) ReadStream(m *transport.Message, _ int) (io.Reader, error) { return nil, p.Read(m) }
+func (p *stuckPipe) Write([]byte, bool) error {
+	if p.writes.Add(1) > 3 {
+		<-p.released
+		return context.Canceled
+	}
+	p.answers <- struct{}{}
+	return nil
+}
+func (p *stuckPipe) WriteStream([]byte, io.Reader, bool) error { return p.Write(nil, false) }
+func (p *stuckPipe) Close(int, string)                         { <-p.released }
+func (p *stuckPipe) Mode() string                              { return "pipe" }
+
+// A browser on its pipe that stops reading blocks the probe's write: the
+// probe still finds it hung within the timeout after its last answer (the
+// probe that wrote on its own loop waited on the write for ever).
+func TestHangProbeIsNotHeldByAWriteThatBlocks(t *testing.T) {
+	pipe := &stuckPipe{answers: make(chan struct{}, 8), released: make(chan struct{})}
+	defer close(pipe.released) // the browser killed: its pipe's I/O fails
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan bool, 1)
+	go func() {
+		_, hung := probeHang(ctx, pipe, "ws://pipe/devtools/browser/x", `{"id":%d,"method":"Browser.getVersion"}`, 600*time.Millisecond)
+		done <- hung
+	}()
+	select {
+	case hung := <-done:
+		if !hung {
+			t.Fatal("the probe ended without finding the browser hung")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no verdict 10 s after the browser stopped reading: the probe waits on its write")
 	}
 }
