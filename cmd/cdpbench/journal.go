@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"time"
 )
 
 // journalResult is the round trip with a world's journal on against off
@@ -140,14 +139,6 @@ func journalFigure(latencies map[string][]float64, rounds, calls, slice int) *jo
 		}
 	}
 	return r
-}
-
-func usDurations(v []float64) []time.Duration {
-	d := make([]time.Duration, len(v))
-	for i, x := range v {
-		d[i] = time.Duration(x * float64(time.Microsecond))
-	}
-	return d
 }
 
 // newPageAt opens a page by endpoint's PUT /json/new and returns its id.

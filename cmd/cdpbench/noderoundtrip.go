@@ -160,11 +160,7 @@ func summarizeNode(latencies map[string][]float64, cfg config) *nodeRoundTripRes
 	r := &nodeRoundTripResult{Rounds: cfg.NodeRounds, Calls: cfg.NodeCalls, Slice: cfg.NodeSlice,
 		Sides: map[string]summary{}, Overhead: map[string]overhead{}}
 	for _, name := range nodeSides {
-		ds := make([]time.Duration, len(latencies[name]))
-		for i, v := range latencies[name] {
-			ds[i] = time.Duration(v * float64(time.Microsecond))
-		}
-		r.Sides[name] = summarize(ds)
+		r.Sides[name] = summarize(usDurations(latencies[name]))
 	}
 	d := r.Sides[nodeSideDirect]
 	for _, name := range nodeSides[1:] {

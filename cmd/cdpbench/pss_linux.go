@@ -119,8 +119,14 @@ func exeOf(pid int) string {
 // ("NAME=value"): everything started under a tagged cdpvisor, including
 // the helpers Chromium detaches from its tree (the crash handlers).
 func processesWithEnv(kv string) []int {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/environ")
 	want := []byte(kv)
+	return processesWithEnvEntry(func(e []byte) bool { return bytes.Equal(e, want) })
+}
+
+// processesWithEnvEntry lists the pids whose environment has an entry
+// that match says is the one.
+func processesWithEnvEntry(match func(entry []byte) bool) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/environ")
 	var out []int
 	for _, d := range dirs {
 		b, err := os.ReadFile(d)
@@ -128,7 +134,7 @@ func processesWithEnv(kv string) []int {
 			continue
 		}
 		for _, e := range bytes.Split(b, []byte{0}) {
-			if bytes.Equal(e, want) {
+			if match(e) {
 				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(d))); err == nil {
 					out = append(out, pid)
 				}

@@ -14,23 +14,8 @@ import (
 // processesWithEnvPrefix lists the pids whose environment has an entry
 // starting with prefix (a browser's CDPVISOR_LAUNCH_DIR names its launch).
 func processesWithEnvPrefix(prefix string) []int {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	var out []int
-	for _, d := range dirs {
-		b, err := os.ReadFile(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range bytes.Split(b, []byte{0}) {
-			if bytes.HasPrefix(e, []byte(prefix)) {
-				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(d))); err == nil {
-					out = append(out, pid)
-				}
-				break
-			}
-		}
-	}
-	return out
+	want := []byte(prefix)
+	return processesWithEnvEntry(func(e []byte) bool { return bytes.HasPrefix(e, want) })
 }
 
 // commandOf is pid's command line, "" when it is gone.

@@ -98,3 +98,12 @@ func ratio(a, b float64) float64 {
 	}
 	return a / b
 }
+
+// usDurations are latencies given in µs.
+func usDurations(v []float64) []time.Duration {
+	d := make([]time.Duration, len(v))
+	for i, x := range v {
+		d[i] = time.Duration(x * float64(time.Microsecond))
+	}
+	return d
+}
