@@ -109,7 +109,7 @@ func (r *run) snapshotDue() {
 	r.expire(now)
 	r.expireReads(now)
 	for _, w := range r.a.book {
-		if len(w.clients) > 0 {
+		if len(w.clients) > 0 && w.store.tickReadDue(now) {
 			r.readStorage(w, nil, false)
 		}
 	}

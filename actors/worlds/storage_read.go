@@ -36,8 +36,7 @@ func (r *run) readStorage(w *world, then func(), fresh bool) {
 	if w.store.reading && !fresh {
 		return
 	}
-	w.store.reading, w.store.readSince = true, time.Now()
-	w.store.readSeq++
+	w.store.readBegins(time.Now())
 	seq, context := w.store.readSeq, w.context
 	// A read that expired (expireReads) is over: its late answers change
 	// nothing.
@@ -147,7 +146,7 @@ func (r *run) readOrigins(w *world, shown map[string]string, then func(map[strin
 // readDone ends a read: st (nil: nothing read) becomes the world's
 // storage, a kept world is saved, and the readers go on.
 func (r *run) readDone(w *world, st *storagestate.State) {
-	w.store.reading = false
+	w.store.readEnds(time.Now())
 	if st != nil {
 		w.store.state = *st
 	}
