@@ -25,10 +25,10 @@ var soakKinds = []string{"puppeteer", "playwright", "cri", "chromedp"}
 const soakLoopLongest = 2 * time.Minute
 
 // soakRunLimit is the default bound of one run: every loop at its
-// client's longest, then its pause. A run past it is stuck, not slow:
-// 10 minutes killed a Playwright MCP run still making progress (its
-// loops take 25-45 s under the soak's load and a kill every 2 min failed
-// one in six of them).
+// client's longest, then its pause; a run past it is stuck or failing
+// over and over, not slow. 10 minutes killed a Playwright MCP run still
+// making progress (its loops take 25-45 s under the soak's load and a
+// kill every 2 min failed one in six of them).
 func soakRunLimit(loops int, think time.Duration) time.Duration {
 	return time.Duration(loops) * (soakLoopLongest + think)
 }
