@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/actors/multiplex"
 )
 
@@ -24,6 +26,15 @@ func TestSchemaSourceRemembersTheExecutable(t *testing.T) {
 	real, err := exec.LookPath("sleep")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// As a browser that answered has: exec'd all the way (Start returns
+	// as the exec begins; /proc shows no command line for a moment).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if info, err := proc.ProcessInfo(cmd.Process.Pid); err == nil && info.Exe != "" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("sleep's process never showed its executable: %+v, %v", info, err)
+		}
 	}
 	schema, resolve := executableSchema(launch.Facts{Pid: cmd.Process.Pid, Browser: launch.Browser{Path: "/nowhere/chromium"}})
 	resolve()
