@@ -171,7 +171,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.SoakAgentKillEvery, "soak-agent-kill-every", 5*time.Minute, "soak: one agent killed (and started again) this often (0: never)")
 	fs.DurationVar(&c.SoakIdleAt, "soak-idle-at", -1, "soak: when every agent pauses until the browser's idle stop (default half the duration; 0: never)")
 	fs.DurationVar(&c.SoakIdleStop, "soak-idle-stop", 20*time.Second, "soak: cdpvisor's --idle-stop")
-	fs.DurationVar(&c.SoakRunLimit, "soak-run-limit", -1, "soak: one run of an agent at most (default: each of its loops at its client's longest, --soak-loops × (--soak-think + 2m))")
+	fs.DurationVar(&c.SoakRunLimit, "soak-run-limit", 10*time.Minute, "soak: one run of an agent at most")
 	fs.DurationVar(&c.SoakThink, "soak-think", 15*time.Second, "soak: each agent's pause after a loop, as an agent's model thinks between tasks (20 agents looping without one keep 2 vCPUs at a load of 50: every client's own timeouts fire)")
 	fs.StringVar(&c.SoakCSV, "soak-csv", "", "soak: write the samples as CSV here (default: beside --soak-png)")
 	fs.StringVar(&c.SoakPNG, "soak-png", "", "soak: plot RSS, goroutines and fds here with gnuplot (cmd/cdpbench/soak.gp)")
@@ -207,9 +207,6 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.SoakIdleAt < 0 {
 		c.SoakIdleAt = c.SoakDuration / 2
-	}
-	if c.SoakRunLimit < 0 {
-		c.SoakRunLimit = soakRunLimit(c.SoakLoops, c.SoakThink)
 	}
 	if c.SoakDuration <= 0 || c.SoakAgents < 1 || c.SoakLoops < 1 || c.SoakSample <= 0 || c.SoakRunLimit <= 0 || c.SoakThink < 0 {
 		return c, errors.New("--soak-duration, --soak-agents, --soak-loops, --soak-sample and --soak-run-limit must be positive")

@@ -92,9 +92,6 @@ func TestParseConfig(t *testing.T) {
 	if c.RTCalls != 1000 || c.LargeRuns != 5 || c.FaninReq != 500 || c.FaninCli != 100 || c.ColdRuns != 3 {
 		t.Errorf("quick defaults: %+v", c)
 	}
-	if want := 10 * (2*time.Minute + 15*time.Second); c.SoakRunLimit != want {
-		t.Errorf("soak run limit %s, want %s (10 loops at their longest, with their pauses)", c.SoakRunLimit, want)
-	}
 	c, err = parseConfig([]string{"--launch", "--quick", "--rt-calls", "77"}, io.Discard)
 	if err != nil || c.RTCalls != 77 {
 		t.Errorf("explicit count under --quick: %d, %v", c.RTCalls, err)
@@ -110,7 +107,6 @@ func TestParseConfig(t *testing.T) {
 		{"--launch", "--only", "speed"},
 		{"--launch", "--rt-batch", "0"},
 		{"--launch", "extra"},
-		{"--launch", "--soak-run-limit", "0"},
 	} {
 		if _, err := parseConfig(bad, io.Discard); err == nil {
 			t.Errorf("parseConfig(%q) accepted", bad)

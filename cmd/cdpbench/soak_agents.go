@@ -19,20 +19,6 @@ import (
 // take them after the two MCP hosts.
 var soakKinds = []string{"puppeteer", "playwright", "cri", "chromedp"}
 
-// soakLoopLongest is how long one loop of a soak client may take at
-// most: its connect and its work are each bounded at 60 s (soak_loop.mjs,
-// chromedp_soak's loopTimeout).
-const soakLoopLongest = 2 * time.Minute
-
-// soakRunLimit is the default bound of one run: every loop at its
-// client's longest, then its pause; a run past it is stuck or failing
-// over and over, not slow. 10 minutes killed a Playwright MCP run still
-// making progress (its loops take 25-45 s under the soak's load and a
-// kill every 2 min failed one in six of them).
-func soakRunLimit(loops int, think time.Duration) time.Duration {
-	return time.Duration(loops) * (soakLoopLongest + think)
-}
-
 // soakAgent is one agent of the soak: runs of its client, one after the
 // other, each of a loop count, until the soak ends. Its runner goroutine
 // owns every field but proc (the fault schedule kills through it).

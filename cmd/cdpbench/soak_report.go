@@ -281,7 +281,7 @@ func soakRows(r *soakResult) []row {
 		{fmt.Sprintf("soak %s, %d agents: runs done / killed / failed, loops", r.Duration, r.Agents), notApplicable,
 			fmt.Sprintf("%d / %d / %d, %d loops", r.RunsDone, r.RunsKilled, r.RunsFailed, r.LoopsDone), notApplicable, "0 failed", met(r.RunsFailed == 0)},
 		{fmt.Sprintf("soak: failures in flight at a fault / begun ≤ 5 s after a kill / others (%d kills, %d hangs, %d agents killed)", kills, hangs, agents), notApplicable,
-			fmt.Sprintf("%d / %d / %d", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther), notApplicable, "0 others", met(r.FailuresOther == 0)},
+			fmt.Sprintf("%d / %d / %d", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther), notApplicable, "0 but in flight", met(r.FailuresOther == 0 && r.FailuresAfterKill == 0)},
 		{"soak: coordinator RSS MB after settle, samples", notApplicable, sp(r.RSS, ""), notApplicable, notApplicable, notApplicable},
 		{"soak: goroutines after settle, samples", notApplicable, sp(r.Goroutines, ""), notApplicable, notApplicable, notApplicable},
 		{"soak: open fds after settle, samples", notApplicable, sp(r.FDs, ""), notApplicable, notApplicable, notApplicable},
@@ -289,7 +289,10 @@ func soakRows(r *soakResult) []row {
 		{"soak: goroutines, 5-min levels", notApplicable, lv(r.GoroutinesLevels), notApplicable, "±10 %, last ±10 %", met(r.GoroutinesLevels.steady())},
 		{"soak: open fds, 5-min levels", notApplicable, lv(r.FDsLevels), notApplicable, "±10 %, last ±10 %", met(r.FDsLevels.steady())},
 		{"soak: org.chromium.Chromium.* in cdpvisor's TMPDIR (most at once)", notApplicable, fmt.Sprint(r.ChromiumTmpMax), notApplicable, "0", met(r.ChromiumTmpMax == 0)},
-		{"soak: left when it ended", notApplicable, fmt.Sprint(len(r.Leftovers)), notApplicable, "0", met(len(r.Leftovers) == 0)},
-		{"soak: worlds' journals kept (files, largest KB)", notApplicable, fmt.Sprintf("%d, %d", r.Journals.Files, r.Journals.LargestKB), notApplicable, "≤ 1024 KB each", met(r.Journals.LargestKB <= 1024)},
+		// The bar: no failure but requests in flight at a fault,
+		// and no file left, journals included (kept by design, counted
+		// apart, not let off).
+		{"soak: left when it ended, journals apart", notApplicable, fmt.Sprint(len(r.Leftovers)), notApplicable, "0", met(len(r.Leftovers) == 0)},
+		{"soak: worlds' journals left (files, largest KB)", notApplicable, fmt.Sprintf("%d, %d", r.Journals.Files, r.Journals.LargestKB), notApplicable, "0", met(r.Journals.Files == 0)},
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,5 +78,36 @@ func TestSoakLevelsLeaveFaultsOut(t *testing.T) {
 	}
 	if l := r.RSSLevels; len(l.Levels) != 2 || l.steady() || l.GrowthPct < 10 {
 		t.Errorf("RSS grew a MB a minute: levels %+v, want a growth over 10 %%, not steady", l)
+	}
+}
+
+// The verdicts hold the bar: a failure begun just after a kill and
+// a journal left are misses, counted apart but not let off.
+func TestSoakVerdictsLetNothingOff(t *testing.T) {
+	verdict := func(r *soakResult, label string) string {
+		for _, row := range soakRows(r) {
+			if strings.HasPrefix(row.Figure, label) {
+				return row.Met
+			}
+		}
+		t.Fatalf("no row %q", label)
+		return ""
+	}
+	clean := func() *soakResult { return &soakResult{} }
+	if v := verdict(clean(), "soak: failures in flight"); v != met(true) {
+		t.Fatalf("a clean run's failures: %q", v)
+	}
+	r := clean()
+	r.FailuresAfterKill = 1
+	if v := verdict(r, "soak: failures in flight"); v != met(false) {
+		t.Errorf("a failure begun just after a kill passed: %q", v)
+	}
+	if v := verdict(clean(), "soak: worlds' journals left"); v != met(true) {
+		t.Fatalf("a clean run's journals: %q", v)
+	}
+	r = clean()
+	r.Journals = soakJournals{Files: 1, LargestKB: 3}
+	if v := verdict(r, "soak: worlds' journals left"); v != met(false) {
+		t.Errorf("a journal left passed: %q", v)
 	}
 }
