@@ -126,7 +126,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	}
 	c := &Coordinator{cfg: cfg, hook: actor.SupervisorHook(cfg.Log), metrics: metrics.New(cfg.Log)}
 	if !cfg.NoJournal {
-		c.journal = journal.New(journal.Spec{Dir: journal.DirIn(cfg.StateDir), Log: cfg.Log})
+		c.journal = journal.New(journal.Spec{Dir: journal.DirIn(cfg.StateDir), Passing: worlds.IsFresh, Log: cfg.Log})
 	}
 	c.liveView = newLiveView(cfg.Log, c.journalHold())
 	if profilesDir != "" {
@@ -211,7 +211,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP
-		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journalHost(), Log: log})
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journalHost(), Journal: c.worldsJournal(), Log: log})
 	}
 	var ext *extensions.Actor
 	if !bidi { // loaded over CDP

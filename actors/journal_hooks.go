@@ -8,6 +8,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/journal"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // journalHost records a guarded world's host counts in its journal when
@@ -52,6 +53,14 @@ func (c *Coordinator) journalDownload() func(e downloads.Entry) {
 		}
 		c.journal.Record(journal.Entry{World: e.Context, Kind: journal.KindDownload, URL: e.URL, Note: note})
 	}
+}
+
+// worldsJournal is the journal as the worlds see it; nil when it is off.
+func (c *Coordinator) worldsJournal() worlds.Journal {
+	if c.journal == nil {
+		return nil // not a nil *journal.Actor in the interface
+	}
+	return c.journal
 }
 
 // ErrNoJournal: the coordinator keeps no journal (serve --journal=false).

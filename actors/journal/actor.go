@@ -28,7 +28,10 @@ type Spec struct {
 	// IdleClose: a world's file not written for this long is closed; 0:
 	// DefaultIdleClose.
 	IdleClose time.Duration
-	Log       zerolog.Logger
+	// Passing says a world's name never comes back (a fresh agent-…
+	// world): its journal goes when the coordinator stops (retire.go).
+	Passing func(world string) bool
+	Log     zerolog.Logger
 }
 
 // DefaultCap is a world's journal's size on disk at most.
@@ -59,6 +62,7 @@ type Actor struct {
 	mu      sync.Mutex
 	queue   []Entry // guarded by mu
 	dropped map[string]int64
+	closed  []string // passing worlds that closed (Closed); guarded by mu
 }
 
 // DefaultIdleClose: a world's journal file not written for this long is
@@ -172,12 +176,18 @@ type run struct {
 	prepared bool
 	batch    []Entry // the entries being written, reused
 	line     []byte  // the line being written, reused
+	// passing: the passing worlds whose journal this run opened;
+	// passingClosed: those whose world closed, oldest first.
+	passing       map[string]bool
+	passingClosed []string
+	closedNow     []string // reused
 }
 
 // Serve writes entries and answers reads until ctx is done.
 func (a *Actor) Serve(ctx context.Context) error {
-	r := &run{a: a, files: map[string]*worldFile{}, bufs: map[string]*bufio.Writer{}, waiting: map[string][]read{}, refused: map[string]bool{}}
+	r := &run{a: a, files: map[string]*worldFile{}, bufs: map[string]*bufio.Writer{}, waiting: map[string][]read{}, refused: map[string]bool{}, passing: map[string]bool{}}
 	defer r.closeAll()
+	r.removeStalePassing(time.Now())
 	batch := time.NewTimer(BatchDelay)
 	batch.Stop()
 	defer batch.Stop()
@@ -187,6 +197,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			r.drain()
+			r.removePassing()
 			return ctx.Err()
 		case now := <-idle.C:
 			r.closeIdle(now)
@@ -195,9 +206,12 @@ func (a *Actor) Serve(ctx context.Context) error {
 		case <-batch.C:
 			r.drain()
 		case m := <-a.mailbox:
-			if q, ok := m.(read); ok {
+			switch m := m.(type) {
+			case read:
 				r.drain()
-				r.read(q)
+				r.read(m)
+			case forgetJournal:
+				r.forget(m)
 			}
 		}
 	}
@@ -217,6 +231,7 @@ func (r *run) drain() {
 		r.forgetLeft()
 	}
 	clear(r.batch)
+	r.retireClosed()
 }
 
 // forgetLeft forgets the waiting reads whose asker left (a follower
@@ -291,6 +306,9 @@ func (r *run) file(world string) (*worldFile, error) {
 		return nil, err
 	}
 	r.files[world] = w
+	if r.a.spec.Passing != nil && r.a.spec.Passing(world) {
+		r.passing[world] = true
+	}
 	r.bufs[world] = bufio.NewWriterSize(fileAppender{w: w, cap: r.a.spec.Cap}, 32*1024)
 	return w, nil
 }

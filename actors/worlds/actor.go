@@ -44,7 +44,17 @@ type Spec struct {
 	// OnHost, when set, hears a guarded world's host counts when they are
 	// news (guard.Spec.OnHost): the world's journal. It must not wait.
 	OnHost func(world, host string, c guard.HostCount)
-	Log    zerolog.Logger
+	// Journal, when set, is the worlds' journal: told when a world
+	// closes, and its world's journal deleted when a world is forgotten.
+	Journal Journal
+	Log     zerolog.Logger
+}
+
+// Journal is what the worlds tell the journal (journal.Actor).
+type Journal interface {
+	// Closed must not wait.
+	Closed(world string)
+	Forget(ctx context.Context, world string) error
 }
 
 // DefaultSnapshotEvery: a crash loses at most the cookies of the last

@@ -134,6 +134,9 @@ func (r *run) closeNamed(name string, done func(error)) {
 	}
 	w.forget()
 	r.retireGuard(w)
+	if r.a.spec.Journal != nil {
+		r.a.spec.Journal.Closed(name)
+	}
 	r.log.Info().Str("world", name).Int("clients", len(w.clients)).Msg("world closed")
 	r.dispose(contexts, func() { done(nil) })
 }

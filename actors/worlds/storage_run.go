@@ -243,7 +243,8 @@ func (r *run) export(m exportWorld) {
 	})
 }
 
-// forgetWorld closes the world if it is open, then deletes its profile.
+// forgetWorld closes the world if it is open, then deletes its profile
+// and its journal.
 func (r *run) forgetWorld(m forgetWorld) {
 	open := r.a.book[m.name] != nil
 	drop := func() {
@@ -253,6 +254,14 @@ func (r *run) forgetWorld(m forgetWorld) {
 			defer cancel()
 			var err error
 			if forgot, err = r.a.spec.Profiles.Forget(ctx, m.name); err != nil {
+				m.reply <- err
+				return
+			}
+		}
+		if j := r.a.spec.Journal; j != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+			defer cancel()
+			if err := j.Forget(ctx, m.name); err != nil {
 				m.reply <- err
 				return
 			}

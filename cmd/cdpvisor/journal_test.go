@@ -25,7 +25,8 @@ import (
 // its commands in order with the client's id, the navigations' URLs and
 // B's denial; nothing of Runtime.evaluate's expression is in the journal
 // file or in what is read. A follower (--follow) started before the agent
-// prints the entries as they come and ends at an interrupt.
+// prints the entries as they come and ends at an interrupt. Forgotten,
+// the world leaves no journal.
 func TestWorldJournalOfAnAgentsSession(t *testing.T) {
 	actortest.ClientsDir(t)
 	const marker = "SECRET-EXPR-MARKER"
@@ -156,6 +157,13 @@ func TestWorldJournalOfAnAgentsSession(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, nil, "world", "journal", "jr", "--since", "yesterday", "--state-dir", dir); code != 2 || !strings.Contains(stderr, "--since") {
 		t.Errorf("world journal --since yesterday: exit %d %q", code, stderr)
+	}
+	// Forgetting the world deletes its journal with its profile.
+	if out, stderr, code := runCLI(t, nil, "world", "close", "jr", "--forget", "--state-dir", dir); code != 0 {
+		t.Fatalf("world close jr --forget: exit %d %q %q", code, out, stderr)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "journal", "jr.jsonl*")); len(left) != 0 {
+		t.Errorf("the forgotten world's journal is left: %v", left)
 	}
 }
 

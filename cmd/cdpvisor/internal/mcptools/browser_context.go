@@ -71,7 +71,7 @@ func browserContext(d deps) server.ServerTool {
 				"description": "For open (optional: left out, a fresh name), close, export, import and journal: the world's name, as in /context/NAME (browser_context list shows them)."}},
 			instanceParam,
 			{name: "forget", want: "a boolean", schema: map[string]any{"type": "boolean",
-				"description": "For close: true also deletes what the world keeps (its cookies and localStorage); the world need not be open."}},
+				"description": "For close: true also deletes what the world keeps (its cookies and localStorage) and its journal; the world need not be open."}},
 			{name: "storage_state", want: "a storage state: an object, or a string of its JSON", schema: map[string]any{"type": []string{"object", "string"},
 				"description": "For import and open: Playwright's storage state ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}), " +
 					"as an object or a string of its JSON (what export answers)."}},
