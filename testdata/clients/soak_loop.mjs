@@ -10,8 +10,10 @@
 //                                         request in flight at a kill from
 //                                         the rest by those times
 //   {"done":N}                            every loop done
-// A failed loop is tried again on a fresh connection, up to 5 times. After
-// each loop the agent pauses $SOAK_THINK_MS (its model thinking).
+// A failed loop is tried again on a fresh connection, up to 5 times; an
+// agent that says keep(conn) (an AI host: its MCP server lives on) tries
+// again on the same one, but for a third failure in a row. After each
+// loop the agent pauses $SOAK_THINK_MS (its model thinking).
 // Exit codes: 0 done, 1 a loop failed 5 times.
 
 export const args = () => {
@@ -34,8 +36,8 @@ export function within(ms, promise, what) {
 }
 
 // run loops work(conn, i) over a connection from connect(); close(conn)
-// drops a connection after a failure.
-export async function run({ connect, work, close }) {
+// drops a connection after a failure, unless keep(conn) says it lives on.
+export async function run({ connect, work, close, keep = () => false }) {
   const { endpoint, site, loops } = args();
   let conn = null;
   for (let i = 0; i < loops; i++) {
@@ -49,9 +51,11 @@ export async function run({ connect, work, close }) {
         break;
       } catch (e) {
         say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1: Date.now() });
-        if (conn) await Promise.race([close(conn).catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
-        conn = null;
         if (tries >= 5) process.exit(1);
+        if (conn && (tries % 3 === 0 || !keep(conn))) {
+          await Promise.race([close(conn).catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
+          conn = null;
+        }
         await new Promise((r) => setTimeout(r, 1000));
       }
     }

@@ -7,8 +7,9 @@
 //   node soak_mcp.mjs <cdpvisor binary> <site> <loops> <cdm|pwm> <work dir>
 //
 // Each loop navigates, types and clicks by script, evaluates, takes a
-// screenshot (pwm: and opens and closes a second tab). The coordinator is
-// the one wrap finds (CDPVISOR_STATE_DIR).
+// screenshot (pwm: and opens and closes a second tab). A failed loop is
+// tried again on the same MCP server while it lives, as a host does. The
+// coordinator is the one wrap finds (CDPVISOR_STATE_DIR).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import path from 'node:path';
@@ -45,6 +46,7 @@ run({
       env: { ...process.env, CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1', CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
     });
     const client = new Client({ name: `soak-${childKind}`, version: '0.0.0' });
+    client.onclose = () => { client.soakClosed = true; };
     await client.connect(transport, { timeout: 50000 });
     // A fresh world has no page: chrome-devtools-mcp navigates only a
     // page it selected.
@@ -75,4 +77,7 @@ run({
     await call(client, 'browser_tabs', { action: 'close' });
   },
   close: async (client) => client.close(),
+  // A host keeps its MCP server after a tool failed (a killed browser):
+  // the server stays connected through cdpvisor, and its next call works.
+  keep: (client) => !client.soakClosed,
 });
