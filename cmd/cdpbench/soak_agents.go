@@ -54,6 +54,8 @@ type soakFailure struct {
 	T0    time.Time `json:"t0"`
 	T1    time.Time `json:"t1"`
 	Msg   string    `json:"msg"`
+	// Gone: when the client heard the loop's page closed, after T0.
+	Gone  time.Time `json:"gone,omitzero"`
 	Fault string    `json:"fault,omitempty"` // the fault it was in flight at, "" for none
 }
 
@@ -159,6 +161,7 @@ func (a *soakAgent) heard(line string, last *string, s *soak) {
 		Fail string `json:"fail"`
 		T0   int64  `json:"t0"`
 		T1   int64  `json:"t1"`
+		Gone int64  `json:"gone"`
 		Done *int   `json:"done"`
 	}
 	if json.Unmarshal([]byte(line), &m) != nil {
@@ -169,6 +172,9 @@ func (a *soakAgent) heard(line string, last *string, s *soak) {
 		a.stats.Failures = append(a.stats.Failures, soakFailure{
 			Agent: a.name, Loop: derefInt(m.Loop), T0: time.UnixMilli(m.T0), T1: time.UnixMilli(m.T1), Msg: m.Fail,
 		})
+		if m.Gone != 0 {
+			a.stats.Failures[len(a.stats.Failures)-1].Gone = time.UnixMilli(m.Gone)
+		}
 		*last = "fail"
 		s.fails.Add(1)
 		first, _, _ := strings.Cut(m.Fail, "\n")

@@ -137,6 +137,9 @@ func (r *soakResult) classify() {
 					break
 				}
 			}
+			if f.Fault == "" && r.pageGoneWithAKill(f) {
+				f.Fault = faultPageGone
+			}
 			if f.Fault == "" && r.justAfterAKill(f.T0) {
 				f.Fault = faultAfterKill
 			}
@@ -159,6 +162,28 @@ func (r *soakResult) classify() {
 const killGrace = 5 * time.Second
 
 const faultAfterKill = "just after a kill"
+
+// faultPageGone: a loop begun just after a kill (killGrace) on the page
+// the kill took, before its client heard the page close (the client says
+// when: Gone, at most goneNews after the kill). Its request was sent with
+// the news of the kill still in flight, so it counts in flight at the
+// kill: the client's evidence, not the time alone.
+const faultPageGone = "kill: its page gone before the client heard"
+
+// goneNews: a page heard closed this long after a kill went with it.
+const goneNews = 10 * time.Second
+
+func (r *soakResult) pageGoneWithAKill(f *soakFailure) bool {
+	if f.Gone.IsZero() || f.Gone.Before(f.T0) {
+		return false
+	}
+	for _, fault := range r.Faults {
+		if fault.Kind == "kill" && fault.Missed == "" && !fault.At.After(f.T0) && f.T0.Sub(fault.At) <= killGrace && f.Gone.Sub(fault.At) <= goneNews {
+			return true
+		}
+	}
+	return false
+}
 
 func (r *soakResult) justAfterAKill(t0 time.Time) bool {
 	for _, fault := range r.Faults {

@@ -7,8 +7,9 @@ import (
 )
 
 // A failure counts as in flight at a fault when its loop began before the
-// fault's end and failed after the fault began; an agent's kill counts for
-// that agent only.
+// fault's end and failed after the fault began, or when its client heard
+// the loop's page close just after a kill and after the loop began; an
+// agent's kill counts for that agent only.
 func TestSoakFailuresInFlightAtAFaultAreToldApart(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
@@ -21,24 +22,29 @@ func TestSoakFailuresInFlightAtAFaultAreToldApart(t *testing.T) {
 		},
 		PerAgent: []soakAgentStats{
 			{Agent: "a00", Loops: 3, RunsDone: 1, Failures: []soakFailure{
-				{T0: at(90), T1: at(103)},  // the kill
-				{T0: at(102), T1: at(104)}, // begun just after the kill
-				{T0: at(210), T1: at(240)}, // began during the hang
-				{T0: at(290), T1: at(310)}, // another agent's kill
-				{T0: at(390), T1: at(410)}, // a kill that was not made
-				{T0: at(10), T1: at(40)},   // nothing
+				{T0: at(90), T1: at(103)},                 // the kill
+				{T0: at(102), T1: at(104)},                // begun just after the kill
+				{T0: at(101), T1: at(103), Gone: at(102)}, // on a page the kill took, its close heard after
+				{T0: at(130), T1: at(131), Gone: at(130)}, // a page closed long after the kill
+				{T0: at(210), T1: at(240)},                // began during the hang
+				{T0: at(290), T1: at(310)},                // another agent's kill
+				{T0: at(390), T1: at(410)},                // a kill that was not made
+				{T0: at(10), T1: at(40)},                  // nothing
 			}},
 			{Agent: "a01", RunsKilled: 1, Failures: []soakFailure{{T0: at(290), T1: at(301)}}},
 		},
 	}
 	r.classify()
-	if r.FailuresInFlight != 3 || r.FailuresAfterKill != 1 || r.FailuresOther != 3 || len(r.OtherFailures) != 3 {
-		t.Fatalf("in flight %d, just after a kill %d, others %d (%+v); want 3, 1 and 3", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther, r.OtherFailures)
+	if r.FailuresInFlight != 4 || r.FailuresAfterKill != 1 || r.FailuresOther != 4 || len(r.OtherFailures) != 4 {
+		t.Fatalf("in flight %d, just after a kill %d, others %d (%+v); want 4, 1 and 4", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther, r.OtherFailures)
 	}
 	if r.RunsDone != 1 || r.RunsKilled != 1 || r.LoopsDone != 3 {
 		t.Fatalf("runs %d done, %d killed, %d loops", r.RunsDone, r.RunsKilled, r.LoopsDone)
 	}
-	if got := r.PerAgent[0].Failures[2].Fault; got != "hang" {
+	if got := r.PerAgent[0].Failures[2].Fault; got != faultPageGone {
+		t.Fatalf("a failure on a page the kill took: fault %q", got)
+	}
+	if got := r.PerAgent[0].Failures[4].Fault; got != "hang" {
 		t.Fatalf("a failure during the hang: fault %q", got)
 	}
 }

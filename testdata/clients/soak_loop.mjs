@@ -5,10 +5,13 @@
 //
 // stdout, one JSON line each:
 //   {"loop":N}                            loop N done
-//   {"fail":"msg","loop":N,"t0":ms,"t1":ms} loop N failed between t0 and t1
+//   {"fail":"msg","loop":N,"t0":ms,"t1":ms,"gone":ms}
+//                                         loop N failed between t0 and t1
 //                                         (epoch ms); the harness tells a
 //                                         request in flight at a kill from
-//                                         the rest by those times
+//                                         the rest by those times; gone:
+//                                         when the client heard its page
+//                                         closed, if after t0 (conn.goneAt)
 //   {"done":N}                            every loop done
 // A failed loop is tried again on a fresh connection, up to 5 times; an
 // agent that says keep(conn) (an AI host: its MCP server lives on) tries
@@ -35,6 +38,15 @@ export function within(ms, promise, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+// mainPage notes on c when its page closes (c.goneAt): a loop that fails
+// on a page whose close its client heard only after the loop began was
+// in flight at a kill, whatever the kill's time.
+export function mainPage(c, page) {
+  page.on('close', () => { c.goneAt = Date.now(); });
+  c.page = page;
+  return c;
+}
+
 // run loops work(conn, i) over a connection from connect(); close(conn)
 // drops a connection after a failure, unless keep(conn) says it lives on.
 export async function run({ connect, work, close, keep = () => false }) {
@@ -50,7 +62,8 @@ export async function run({ connect, work, close, keep = () => false }) {
         await new Promise((r) => setTimeout(r, Number(process.env.SOAK_THINK_MS || 0)));
         break;
       } catch (e) {
-        say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1: Date.now() });
+        const gone = conn && conn.goneAt >= t0 ? conn.goneAt : undefined;
+        say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1: Date.now(), gone });
         if (tries >= 5) process.exit(1);
         if (conn && (tries % 3 === 0 || !keep(conn))) {
           await Promise.race([close(conn).catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);

@@ -33,7 +33,11 @@ function wrapArgs() {
 async function call(client, name, args) {
   const res = await client.callTool({ name, arguments: args }, undefined, { timeout: 50000 });
   const text = (res.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-  if (res.isError) throw new Error(`${name}: ${text.slice(0, 200)}`);
+  if (res.isError) {
+    // The server answering that its page closed is when the host hears it.
+    if (/has been closed|Target closed/.test(text)) client.goneAt = Date.now();
+    throw new Error(`${name}: ${text.slice(0, 200)}`);
+  }
   return text;
 }
 

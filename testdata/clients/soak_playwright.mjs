@@ -3,17 +3,17 @@
 // evaluates, takes a screenshot, and opens and closes a second tab in the
 // world's (the default) context.
 import { chromium } from 'playwright-core';
-import { run } from './soak_loop.mjs';
+import { mainPage, run } from './soak_loop.mjs';
 
 run({
   connect: async (endpoint) => {
     const browser = await chromium.connectOverCDP(endpoint, { timeout: 30000 });
     const context = browser.contexts()[0];
-    return { browser, context, page: await context.newPage() };
+    return mainPage({ browser, context }, await context.newPage());
   },
   work: async (c, site, i) => {
     // A page of a browser that was killed is gone: an agent opens another.
-    if (c.page.isClosed()) c.page = await c.context.newPage();
+    if (c.page.isClosed()) mainPage(c, await c.context.newPage());
     const { context, page } = c;
     await page.goto(`${site}/page?agent=pw&i=${i}`);
     await page.fill('#q', `hello ${i}`);

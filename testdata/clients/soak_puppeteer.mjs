@@ -5,18 +5,18 @@
 // Chromium 156 stall one's Runtime.callFunctionOn for its whole
 // protocolTimeout now and then (measured 2026-11-27); in worlds they do not.
 import puppeteer from 'puppeteer-core';
-import { run } from './soak_loop.mjs';
+import { mainPage, run } from './soak_loop.mjs';
 import { connectPuppeteer } from './connect.mjs';
 
 run({
   connect: async (endpoint) => {
     // Not connect({browserURL}): Puppeteer drops a world's /context/NAME.
     const browser = await connectPuppeteer(puppeteer, endpoint, { protocolTimeout: 30000 });
-    return { browser, page: await browser.newPage() };
+    return mainPage({ browser }, await browser.newPage());
   },
   work: async (c, site, i) => {
     // A page of a browser that was killed is gone: an agent opens another.
-    if (c.page.isClosed()) c.page = await c.browser.newPage();
+    if (c.page.isClosed()) mainPage(c, await c.browser.newPage());
     const { browser, page } = c;
     await page.goto(`${site}/page?agent=pp&i=${i}`);
     await page.type('#q', `hello ${i}`);
