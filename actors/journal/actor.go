@@ -31,7 +31,10 @@ type Spec struct {
 	// Passing says a world's name never comes back (a fresh agent-…
 	// world): its journal goes when the coordinator stops (retire.go).
 	Passing func(world string) bool
-	Log     zerolog.Logger
+	// PassingClosed passing worlds' journals are kept once their worlds
+	// closed, the newest; 0: DefaultPassingClosed.
+	PassingClosed int
+	Log           zerolog.Logger
 }
 
 // DefaultCap is a world's journal's size on disk at most.
@@ -84,6 +87,9 @@ func New(spec Spec) *Actor {
 	}
 	if spec.IdleClose <= 0 {
 		spec.IdleClose = DefaultIdleClose
+	}
+	if spec.PassingClosed <= 0 {
+		spec.PassingClosed = DefaultPassingClosed
 	}
 	return &Actor{spec: spec, mailbox: make(chan any), kick: make(chan struct{}, 1), dropped: map[string]int64{}}
 }

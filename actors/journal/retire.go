@@ -17,12 +17,12 @@ import (
 // A passing world (Spec.Passing: a fresh agent-… world, whose name never
 // comes back) would otherwise leave a journal for every agent run, in a
 // state dir that is often memory: its journal lasts while the coordinator
-// runs, the newest MaxPassingClosed of them once their worlds closed, and
+// runs, the newest Spec.PassingClosed of them once their worlds closed, and
 // none after the coordinator stops.
 
-// MaxPassingClosed passing worlds' journals are kept after their worlds
-// closed, the most recently closed; older ones are deleted.
-const MaxPassingClosed = 32
+// DefaultPassingClosed passing worlds' journals are kept after their
+// worlds closed, the most recently closed; older ones are deleted.
+const DefaultPassingClosed = 32
 
 // StalePassing: a passing world's journal not written for this long is one
 // a killed coordinator left, deleted by the next journal to start.
@@ -75,13 +75,13 @@ func (a *Actor) takeClosed(into []string) []string {
 }
 
 // retireClosed counts the passing worlds that closed, oldest first, and
-// deletes the journals past MaxPassingClosed.
+// deletes the journals past Spec.PassingClosed.
 func (r *run) retireClosed() {
 	r.closedNow = r.a.takeClosed(r.closedNow[:0])
 	for _, world := range r.closedNow {
 		r.passingClosed = append(slices.DeleteFunc(r.passingClosed, func(w string) bool { return w == world }), world)
 	}
-	for len(r.passingClosed) > MaxPassingClosed {
+	for len(r.passingClosed) > r.a.spec.PassingClosed {
 		r.remove(r.passingClosed[0])
 	}
 }

@@ -63,7 +63,7 @@ func TestJournalForgetDeletesTheWorldsFiles(t *testing.T) {
 }
 
 // A passing world's journal stays while the coordinator runs, the newest
-// MaxPassingClosed of the closed ones; none is left once it stops, and
+// DefaultPassingClosed of the closed ones; none is left once it stops, and
 // the named worlds' journals stay.
 func TestPassingJournalsGoWithTheCoordinator(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
@@ -74,7 +74,7 @@ func TestPassingJournalsGoWithTheCoordinator(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	name := func(i int) string { return fmt.Sprintf("agent-%08d", i) }
-	const n = MaxPassingClosed + 3
+	const n = DefaultPassingClosed + 3
 	for i := range n {
 		a.Record(Entry{World: name(i), Kind: KindTakeover})
 	}
@@ -86,13 +86,13 @@ func TestPassingJournalsGoWithTheCoordinator(t *testing.T) {
 	}
 	a.Closed("shop") // not passing: stays
 	deadline := time.Now().Add(5 * time.Second)
-	for len(journalFiles(t, dir)) != MaxPassingClosed+2 && time.Now().Before(deadline) {
+	for len(journalFiles(t, dir)) != DefaultPassingClosed+2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	got := journalFiles(t, dir)
 	for i := range n {
 		kept := slices.Contains(got, name(i)+".jsonl")
-		if want := i >= n-MaxPassingClosed; kept != want {
+		if want := i >= n-DefaultPassingClosed; kept != want {
 			t.Errorf("%s kept: %v, want %v (files: %v)", name(i), kept, want, got)
 		}
 	}

@@ -27,11 +27,18 @@ type soakResult struct {
 	RunsFailed       int `json:"runs_failed"`
 	LoopsDone        int `json:"loops_done"`
 	FailuresInFlight int `json:"failures_in_flight_at_a_fault"`
-	// FailuresAfterKill began within killGrace after a kill: the client's
-	// page had gone with the browser before the client could hear of it.
-	FailuresAfterKill int           `json:"failures_just_after_a_kill"`
-	FailuresOther     int           `json:"failures_other"`
-	OtherFailures     []soakFailure `json:"other_failures,omitempty"`
+	// FailuresPageGone: of those in flight, the loops begun just after a
+	// kill on the page it took, before their client heard (faultPageGone).
+	FailuresPageGone int `json:"failures_on_a_page_a_kill_took"`
+	// FailuresAfterKill began within killGrace after a kill, with no word
+	// from the client that its page had gone.
+	FailuresAfterKill int `json:"failures_just_after_a_kill"`
+	FailuresOther     int `json:"failures_other"`
+	// FailuresStalled: failed loops, of any class, that had waited
+	// stallAfter or more (a request nothing answered, until a fault or
+	// the loop's own limit ended it).
+	FailuresStalled int           `json:"failures_after_a_wait_of_30s"`
+	OtherFailures   []soakFailure `json:"other_failures,omitempty"`
 
 	// After the settle time (--soak-settle): each series' median and its
 	// spread, the largest distance of a sample from the median in %.
@@ -143,12 +150,18 @@ func (r *soakResult) classify() {
 			if f.Fault == "" && r.justAfterAKill(f.T0) {
 				f.Fault = faultAfterKill
 			}
+			if f.T1.Sub(f.T0) >= stallAfter {
+				r.FailuresStalled++
+			}
 			switch f.Fault {
 			case "":
 				r.FailuresOther++
 				r.OtherFailures = append(r.OtherFailures, *f)
 			case faultAfterKill:
 				r.FailuresAfterKill++
+			case faultPageGone:
+				r.FailuresInFlight++
+				r.FailuresPageGone++
 			default:
 				r.FailuresInFlight++
 			}
@@ -169,6 +182,10 @@ const faultAfterKill = "just after a kill"
 // the news of the kill still in flight, so it counts in flight at the
 // kill: the client's evidence, not the time alone.
 const faultPageGone = "kill: its page gone before the client heard"
+
+// stallAfter: a failed loop that had waited this long waited on something
+// nothing answered (a loop takes 2–45 s at the soak's load).
+const stallAfter = 30 * time.Second
 
 // goneNews: a page heard closed this long after a kill went with it.
 const goneNews = 10 * time.Second
@@ -305,8 +322,9 @@ func soakRows(r *soakResult) []row {
 	return []row{
 		{fmt.Sprintf("soak %s, %d agents: runs done / killed / failed, loops", r.Duration, r.Agents), notApplicable,
 			fmt.Sprintf("%d / %d / %d, %d loops", r.RunsDone, r.RunsKilled, r.RunsFailed, r.LoopsDone), notApplicable, "0 failed", met(r.RunsFailed == 0)},
-		{fmt.Sprintf("soak: failures in flight at a fault / begun ≤ 5 s after a kill / others (%d kills, %d hangs, %d agents killed)", kills, hangs, agents), notApplicable,
-			fmt.Sprintf("%d / %d / %d", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther), notApplicable, "0 but in flight", met(r.FailuresOther == 0 && r.FailuresAfterKill == 0)},
+		{fmt.Sprintf("soak: failures in flight at a fault (on a page a kill took, heard after) / begun ≤ 5 s after a kill / others (%d kills, %d hangs, %d agents killed)", kills, hangs, agents), notApplicable,
+			fmt.Sprintf("%d (%d) / %d / %d", r.FailuresInFlight, r.FailuresPageGone, r.FailuresAfterKill, r.FailuresOther), notApplicable, "0 but in flight", met(r.FailuresOther == 0 && r.FailuresAfterKill == 0)},
+		{"soak: failed loops that had waited ≥ 30 s, any class", notApplicable, fmt.Sprint(r.FailuresStalled), notApplicable, notApplicable, notApplicable},
 		{"soak: coordinator RSS MB after settle, samples", notApplicable, sp(r.RSS, ""), notApplicable, notApplicable, notApplicable},
 		{"soak: goroutines after settle, samples", notApplicable, sp(r.Goroutines, ""), notApplicable, notApplicable, notApplicable},
 		{"soak: open fds after settle, samples", notApplicable, sp(r.FDs, ""), notApplicable, notApplicable, notApplicable},

@@ -35,11 +35,14 @@ func TestSoakFailuresInFlightAtAFaultAreToldApart(t *testing.T) {
 		},
 	}
 	r.classify()
-	if r.FailuresInFlight != 4 || r.FailuresAfterKill != 1 || r.FailuresOther != 4 || len(r.OtherFailures) != 4 {
+	if r.FailuresInFlight != 4 || r.FailuresPageGone != 1 || r.FailuresAfterKill != 1 || r.FailuresOther != 4 || len(r.OtherFailures) != 4 {
 		t.Fatalf("in flight %d, just after a kill %d, others %d (%+v); want 4, 1 and 4", r.FailuresInFlight, r.FailuresAfterKill, r.FailuresOther, r.OtherFailures)
 	}
 	if r.RunsDone != 1 || r.RunsKilled != 1 || r.LoopsDone != 3 {
 		t.Fatalf("runs %d done, %d killed, %d loops", r.RunsDone, r.RunsKilled, r.LoopsDone)
+	}
+	if r.FailuresStalled != 2 { // the hang's and the nothing's, 30 s each
+		t.Errorf("%d failures after a wait of 30 s or more, want 2", r.FailuresStalled)
 	}
 	if got := r.PerAgent[0].Failures[2].Fault; got != faultPageGone {
 		t.Fatalf("a failure on a page the kill took: fault %q", got)

@@ -74,7 +74,11 @@ func StartInstanceSeenAs(t testing.TB, launch launch.Options, ps proxy.Spec, see
 	}
 	log := Logger(t)
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Launcher: chromium.Launcher{}, Log: log})
-	w := worlds.New(worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Log: log})
+	ws := worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Log: log}
+	if ps.Journal != nil {
+		ws.Journal = ps.Journal
+	}
+	w := worlds.New(ws)
 	ps.Instance, ps.Log, ps.Browser, ps.Status, ps.Worlds = "test", log, b, b, w
 	if seen != nil {
 		ps.Browser = seen(b)
