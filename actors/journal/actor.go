@@ -110,12 +110,18 @@ func (a *Actor) Record(e Entry) bool {
 	a.queue = append(a.queue, e)
 	a.mu.Unlock()
 	if first {
-		select {
-		case a.kick <- struct{}{}:
-		default:
-		}
+		a.wake()
 	}
 	return true
+}
+
+// wake kicks the actor for a queue that was empty; a kick waiting
+// already will do.
+func (a *Actor) wake() {
+	select {
+	case a.kick <- struct{}{}:
+	default:
+	}
 }
 
 // take empties the queue, the drops told as entries before the rest.

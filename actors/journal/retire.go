@@ -58,10 +58,7 @@ func (a *Actor) Closed(world string) {
 	a.closed = append(a.closed, world)
 	a.mu.Unlock()
 	if first {
-		select {
-		case a.kick <- struct{}{}:
-		default:
-		}
+		a.wake()
 	}
 }
 

@@ -259,7 +259,7 @@ func (r *run) forgetWorld(m forgetWorld) {
 			}
 		}
 		if j := r.a.spec.Journal; j != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+			ctx, cancel := context.WithTimeout(context.Background(), profilesWait) // a budget of its own
 			defer cancel()
 			if err := j.Forget(ctx, m.name); err != nil {
 				m.reply <- err

@@ -76,7 +76,7 @@ func StartInstanceSeenAs(t testing.TB, launch launch.Options, ps proxy.Spec, see
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Launcher: chromium.Launcher{}, Log: log})
 	ws := worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Log: log}
 	if ps.Journal != nil {
-		ws.Journal = ps.Journal
+		ws.Journal = ps.Journal // not a nil *journal.Actor in the interface
 	}
 	w := worlds.New(ws)
 	ps.Instance, ps.Log, ps.Browser, ps.Status, ps.Worlds = "test", log, b, b, w
