@@ -16,7 +16,10 @@
 // A failed loop is tried again on a fresh connection, up to 5 times; an
 // agent that says keep(conn) (an AI host: its MCP server lives on) tries
 // again on the same one, but for a third failure in a row. After each
-// loop the agent pauses $SOAK_THINK_MS (its model thinking).
+// loop the agent pauses $SOAK_THINK_MS (its model thinking). An agent's
+// heardGone(error) says whether a failure is itself its client's word that
+// the page closed (a client may fail the call under way before it tells of
+// the close): then gone is the failure's time, if not heard before.
 // Exit codes: 0 done, 1 a loop failed 5 times.
 
 export const args = () => {
@@ -49,21 +52,33 @@ export function mainPage(c, page) {
 
 // run loops work(conn, i) over a connection from connect(); close(conn)
 // drops a connection after a failure, unless keep(conn) says it lives on.
-export async function run({ connect, work, close, keep = () => false }) {
+export async function run({ connect, work, close, keep = () => false, heardGone = () => false }) {
   const { endpoint, site, loops } = args();
   let conn = null;
   for (let i = 0; i < loops; i++) {
     for (let tries = 1; ; tries++) {
       const t0 = Date.now();
       try {
-        if (!conn) conn = await within(60000, connect(endpoint), 'connect');
+        if (!conn) {
+          const pending = connect(endpoint);
+          try {
+            conn = await within(60000, pending, 'connect');
+          } catch (e) {
+            // A connection that comes after its time is closed, not left
+            // to attach to the world's pages for the rest of the run.
+            pending.then((late) => close(late).catch(() => {}), () => {});
+            throw e;
+          }
+        }
         await within(60000, work(conn, site, i), `loop ${i}`);
         say({ loop: i });
         await new Promise((r) => setTimeout(r, Number(process.env.SOAK_THINK_MS || 0)));
         break;
       } catch (e) {
-        const gone = conn && conn.goneAt >= t0 ? conn.goneAt : undefined;
-        say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1: Date.now(), gone });
+        const t1 = Date.now();
+        let gone = conn && conn.goneAt >= t0 ? conn.goneAt : undefined;
+        if (gone === undefined && conn && heardGone(e)) gone = t1;
+        say({ fail: String(e && e.message ? e.message : e).slice(0, 300), loop: i, t0, t1, gone });
         if (tries >= 5) process.exit(1);
         if (conn && (tries % 3 === 0 || !keep(conn))) {
           await Promise.race([close(conn).catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);

@@ -6,6 +6,8 @@
 // Each loop, in a new tab of one remote browser: navigate, type, click,
 // evaluate, screenshot, close the tab. A failed loop is tried again on a
 // fresh connection, up to 5 times. After each loop it pauses $SOAK_THINK_MS.
+// A failure says when the client heard its tab detached (gone), as the
+// Node agents do.
 package main
 
 import (
@@ -15,13 +17,21 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
 
 const loopTimeout = 60 * time.Second
+
+// loadTimeout bounds a navigation's wait for its page's load: chromedp
+// v0.23.0's Navigate waits for load events with only its context as a way
+// out, and a tab detached mid-navigation (its browser killed) sends none,
+// so an agent bounds it, as a user's would.
+const loadTimeout = 20 * time.Second
 
 func say(v any) {
 	b, _ := json.Marshal(v)
@@ -56,7 +66,13 @@ func main() {
 				time.Sleep(time.Duration(think) * time.Millisecond)
 				break
 			}
-			say(map[string]any{"fail": err.Error(), "loop": i, "t0": t0.UnixMilli(), "t1": time.Now().UnixMilli()})
+			fail := map[string]any{"fail": err.Error(), "loop": i, "t0": t0.UnixMilli(), "t1": time.Now().UnixMilli()}
+			if c != nil {
+				if gone := c.goneAt.Load(); gone >= t0.UnixMilli() {
+					fail["gone"] = gone
+				}
+			}
+			say(fail)
 			if c != nil {
 				c.close()
 				c = nil
@@ -77,6 +93,7 @@ func main() {
 type conn struct {
 	browser context.Context
 	cancel  func()
+	goneAt  atomic.Int64 // when a tab of it was last detached (epoch ms)
 }
 
 func dial(endpoint string) (*conn, error) {
@@ -96,6 +113,12 @@ func dial(endpoint string) (*conn, error) {
 		c.close()
 		return nil, fmt.Errorf("connect to %s: %w", ws, err)
 	}
+	// The agent has one tab at a time: a detach is its tab's.
+	chromedp.ListenBrowser(browser, func(ev any) {
+		if _, ok := ev.(*target.EventDetachedFromTarget); ok {
+			c.goneAt.Store(time.Now().UnixMilli())
+		}
+	})
 	return c, nil
 }
 
@@ -108,12 +131,16 @@ func (c *conn) loop(site string, i int) error {
 	tab, closeTab := chromedp.NewContext(ctx)
 	defer closeTab()
 	text := "hello " + strconv.Itoa(i)
-	err := chromedp.Do(tab,
-		chromedp.Navigate(fmt.Sprintf("%s/page?agent=cdp&i=%d", site, i)),
-		chromedp.SendKeys("#q", text),
-		chromedp.Click("#b"),
-	)
+	if err := chromedp.Do(tab); err != nil { // the tab, bound to the loop's context
+		return err
+	}
+	nav, cancelNav := context.WithTimeout(tab, loadTimeout)
+	err := chromedp.Do(nav, chromedp.Navigate(fmt.Sprintf("%s/page?agent=cdp&i=%d", site, i)))
+	cancelNav()
 	if err != nil {
+		return fmt.Errorf("navigate: %w", err)
+	}
+	if err := chromedp.Do(tab, chromedp.SendKeys("#q", text), chromedp.Click("#b")); err != nil {
 		return err
 	}
 	title, err := chromedp.Run(tab, chromedp.Evaluate[string]("document.title"))
