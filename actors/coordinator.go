@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"os"
 	"sync/atomic"
 	"time"
@@ -74,7 +75,10 @@ type CoordinatorConfig struct {
 	// NoJournal turns the worlds' journal off (serve --journal=false):
 	// nothing is recorded of what their clients do.
 	NoJournal bool
-	Log       zerolog.Logger
+	// Profiles serves the Go runtime's profiles on the endpoint
+	// (serve --debug-pprof), to whoever may read /metrics.
+	Profiles bool
+	Log      zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -221,7 +225,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
 		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil),
-		Report: c.Report, Metrics: c.metrics.Handler(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
+		Report: c.Report, Metrics: c.metrics.Handler(), Profiles: c.runtimeProfiles(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
 			_ = b.SetClients(ctx, n)
@@ -268,6 +272,15 @@ func (c *Coordinator) Run(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// runtimeProfiles serves the Go runtime's profiles when serve --debug-pprof
+// asked for them; nil: not served.
+func (c *Coordinator) runtimeProfiles() http.Handler {
+	if !c.cfg.Profiles {
+		return nil
+	}
+	return metrics.Profiles()
 }
 
 // watch has the metrics count an instance's browsers, and the live view

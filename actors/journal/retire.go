@@ -31,20 +31,26 @@ const StalePassing = 24 * time.Hour
 // forgetJournal asks for a world's journal files to be deleted.
 type forgetJournal struct {
 	world string
-	reply chan error
+	reply chan forgotten
+}
+
+type forgotten struct {
+	deleted bool // a file was
+	err     error
 }
 
 // Forget deletes the journal of the world called name (both its files),
 // after writing what waits for it; a file another user owns is refused.
-func (a *Actor) Forget(ctx context.Context, world string) error {
+// forgot says whether there was a file to delete.
+func (a *Actor) Forget(ctx context.Context, world string) (forgot bool, err error) {
 	if err := checkWorld(world); err != nil {
-		return err
+		return false, err
 	}
-	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) any { return forgetJournal{world: world, reply: r} })
+	ans, err := actor.Ask(ctx, a.mailbox, func(r chan forgotten) any { return forgetJournal{world: world, reply: r} })
 	if err != nil {
-		return err
+		return false, err
 	}
-	return errc
+	return ans.deleted, ans.err
 }
 
 // Closed tells the journal that the world called name closed, without
@@ -79,18 +85,23 @@ func (r *run) retireClosed() {
 		r.passingClosed = append(slices.DeleteFunc(r.passingClosed, func(w string) bool { return w == world }), world)
 	}
 	for len(r.passingClosed) > r.a.spec.PassingClosed {
-		r.remove(r.passingClosed[0])
+		world := r.passingClosed[0]
+		if _, err := r.remove(world); err != nil {
+			r.a.spec.Log.Warn().Err(err).Str("world", world).Msg("a closed fresh world's journal was not deleted")
+		}
 	}
 }
 
 // forget deletes a world's journal once what waits for it is written.
 func (r *run) forget(m forgetJournal) {
 	r.drain()
-	m.reply <- r.remove(m.world)
+	deleted, err := r.remove(m.world)
+	m.reply <- forgotten{deleted: deleted, err: err}
 }
 
-// remove closes a world's journal and deletes its files.
-func (r *run) remove(world string) error {
+// remove closes a world's journal and deletes its files; deleted: whether
+// there were any.
+func (r *run) remove(world string) (deleted bool, err error) {
 	if w := r.files[world]; w != nil {
 		w.close()
 		delete(r.files, world)
@@ -108,18 +119,21 @@ func (r *run) remove(world string) error {
 			errs = append(errs, fmt.Errorf("%w: %s", ErrNotMine, p))
 			continue
 		}
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		switch err := os.Remove(p); {
+		case err == nil:
+			deleted = true
+		case !errors.Is(err, os.ErrNotExist):
 			errs = append(errs, fmt.Errorf("delete the journal %s: %w", p, err))
 		}
 	}
-	return errors.Join(errs...)
+	return deleted, errors.Join(errs...)
 }
 
 // removePassing deletes the journals of every passing world this run
 // wrote: the coordinator is stopping, and their names never come back.
 func (r *run) removePassing() {
 	for world := range r.passing {
-		if err := r.remove(world); err != nil {
+		if _, err := r.remove(world); err != nil {
 			r.a.spec.Log.Warn().Err(err).Str("world", world).Msg("a fresh world's journal was not deleted")
 		}
 	}
@@ -149,7 +163,7 @@ func (r *run) removeStalePassing(now time.Time) {
 		if now.Sub(at) < StalePassing {
 			continue
 		}
-		if err := r.remove(world); err != nil {
+		if _, err := r.remove(world); err != nil {
 			r.a.spec.Log.Warn().Err(err).Str("world", world).Msg("a stale journal of a fresh world was not deleted")
 		}
 	}

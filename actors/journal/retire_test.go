@@ -44,8 +44,8 @@ func TestJournalForgetDeletesTheWorldsFiles(t *testing.T) {
 		t.Fatalf("before: %v", got)
 	}
 	a.Record(Entry{World: "shop", Kind: KindTakeover, Note: "recorded just before the forget"})
-	if err := a.Forget(context.Background(), "shop"); err != nil {
-		t.Fatal(err)
+	if forgot, err := a.Forget(context.Background(), "shop"); err != nil || !forgot {
+		t.Fatalf("forget: %v, %v; want it forgotten", forgot, err)
 	}
 	if got := journalFiles(t, dir); !slices.Equal(got, []string{"bank.jsonl"}) {
 		t.Errorf("after the forget: %v, want bank's alone", got)
@@ -57,7 +57,10 @@ func TestJournalForgetDeletesTheWorldsFiles(t *testing.T) {
 	if got := readN(t, a, "shop", Since{}, 1); len(got) != 1 || got[0].Seq != 1 {
 		t.Errorf("the next journal of the name: %+v, want seq 1", got)
 	}
-	if err := a.Forget(context.Background(), "../x"); err == nil {
+	if forgot, err := a.Forget(context.Background(), "none"); err != nil || forgot {
+		t.Errorf("forget of a world with no journal: %v, %v; want nothing forgotten", forgot, err)
+	}
+	if _, err := a.Forget(context.Background(), "../x"); err == nil {
 		t.Error("forgot a name that is not a world's")
 	}
 }

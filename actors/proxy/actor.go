@@ -37,7 +37,10 @@ type Spec struct {
 	// Metrics serves /metrics (Prometheus); nil: not served. Traffic counts
 	// what the relays forward.
 	Metrics http.Handler
-	Traffic *relay.Traffic
+	// Profiles serves the Go runtime's profiles under metrics.ProfilesPath
+	// (serve --debug-pprof); nil: not served.
+	Profiles http.Handler
+	Traffic  *relay.Traffic
 	// OnClients hears the number of client connections whenever it changes
 	// (the BrowserActor's idle stop, the metrics).
 	OnClients    func(ctx context.Context, n int)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
+	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -66,6 +67,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.spec.LiveView.ServeHTTP(w, r)
 	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:
 		p.spec.Metrics.ServeHTTP(w, r)
+	case strings.HasPrefix(r.URL.Path, metrics.ProfilesPath) && p.spec.Profiles != nil:
+		p.spec.Profiles.ServeHTTP(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
 		p.serveSocket(w, r, socket{target: browserTarget})
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):

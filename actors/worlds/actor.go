@@ -54,7 +54,8 @@ type Spec struct {
 type Journal interface {
 	// Closed must not wait.
 	Closed(world string)
-	Forget(ctx context.Context, world string) error
+	// Forget says whether the world had a journal to delete.
+	Forget(ctx context.Context, world string) (bool, error)
 }
 
 // DefaultSnapshotEvery: a crash loses at most the cookies of the last

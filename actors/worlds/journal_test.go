@@ -2,6 +2,7 @@ package worlds_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,5 +61,15 @@ func TestWorldsTellTheJournal(t *testing.T) {
 	}
 	if exists("bank") {
 		t.Error("a forgotten world's journal is left")
+	}
+	// A closed world that left only its journal is forgotten, not unknown.
+	if err := f.inst.Worlds.Forget(f.context(), "shop"); err != nil {
+		t.Errorf("forget of a closed world with a journal: %v", err)
+	}
+	if exists("shop") {
+		t.Error("the closed world's journal is left after its forget")
+	}
+	if err := f.inst.Worlds.Forget(f.context(), "shop"); !errors.Is(err, worlds.ErrUnknownWorld) {
+		t.Errorf("forget of a world with nothing left: %v, want ErrUnknownWorld", err)
 	}
 }

@@ -258,16 +258,19 @@ func (r *run) forgetWorld(m forgetWorld) {
 				return
 			}
 		}
+		journaled := false
 		if j := r.a.spec.Journal; j != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), profilesWait) // a budget of its own
 			defer cancel()
-			if err := j.Forget(ctx, m.name); err != nil {
+			var err error
+			if journaled, err = j.Forget(ctx, m.name); err != nil {
 				m.reply <- err
 				return
 			}
 		}
-		if !open && !forgot {
-			m.reply <- fmt.Errorf("%w %q: it is neither open nor kept; %s", ErrUnknownWorld, m.name, r.known())
+		// A closed world that left only a journal is forgotten too.
+		if !open && !forgot && !journaled {
+			m.reply <- fmt.Errorf("%w %q: it is neither open nor kept, and has no journal; %s", ErrUnknownWorld, m.name, r.known())
 			return
 		}
 		m.reply <- nil

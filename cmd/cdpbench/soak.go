@@ -31,6 +31,8 @@ type soak struct {
 	loops, fails atomic.Int64 // loops done and failed so far, every agent's
 	active       atomic.Int64 // runs in progress
 
+	settleHeap []byte // cdpvisor's heap profile at the settle time (the sampler's)
+
 	mu     sync.Mutex
 	ending bool          // the duration is over: no new run
 	paused chan struct{} // non-nil while runs wait (the idle stop), closed to resume
@@ -111,7 +113,7 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	dl := filepath.Join(s.root, "dl")
 	stopCv := func() {}
 	s.cv, err = startCdpvisor(ctx, b.bin, b.browser, s.root, b.cfg.CvLogLevel, b.cvLog,
-		"CDPVISOR_IDLE_STOP="+b.cfg.SoakIdleStop.String(), "CDPVISOR_DOWNLOAD_DIR="+dl)
+		"CDPVISOR_IDLE_STOP="+b.cfg.SoakIdleStop.String(), "CDPVISOR_DOWNLOAD_DIR="+dl, "CDPVISOR_DEBUG_PPROF=true")
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +178,10 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 		res.PerAgent = append(res.PerAgent, a.stats)
 	}
 	res.classify()
+	res.HeapGrowth, err = s.keepHeaps(ctx, b.cfg.SoakCSV, b.cfg.SoakPNG)
+	if err != nil {
+		res.Problems = append(res.Problems, err.Error())
+	}
 	res.Problems = append(res.Problems, s.forgetWorlds()...)
 	res.Leftovers, res.Journals = s.stopAndCheck(stopCv, dl)
 	res.summarize(s.cfg.SoakSettle, s.cfg.SoakDuration)

@@ -60,7 +60,10 @@ type soakResult struct {
 	ChromiumTmpMax int          `json:"chromium_tmp_dirs_max"`
 	Leftovers      []string     `json:"leftovers"`
 	Journals       soakJournals `json:"journals"` // in the state dir at the end, by design
-	Problems       []string     `json:"problems,omitempty"`
+	// HeapGrowth is pprof's top of what cdpvisor's heap in use gained from
+	// the settle time to the end (soak_heap.go); empty when not measured.
+	HeapGrowth []string `json:"heap_growth,omitempty"`
+	Problems   []string `json:"problems,omitempty"`
 }
 
 // soakJournals are the worlds' journal files the run left in the state

@@ -37,6 +37,13 @@ func (s *soak) sampleEvery(ctx context.Context, every time.Duration) []soakSampl
 	defer tick.Stop()
 	for {
 		out = append(out, s.sample(ctx))
+		if s.settleHeap == nil && s.elapsed() >= s.cfg.SoakSettle {
+			if heap, err := s.heapProfile(ctx); err == nil {
+				s.settleHeap = heap
+			} else {
+				progress("soak: %v", err)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return out

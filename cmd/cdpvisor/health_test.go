@@ -210,3 +210,37 @@ func TestHealthFlagsRefuseBadDurations(t *testing.T) {
 		}
 	}
 }
+
+// --debug-pprof serves the Go runtime's profiles on the endpoint, under its
+// Host check, for a leak hunt; without it the path is not cdpvisor's.
+func TestDebugPprofServesTheRuntimesProfiles(t *testing.T) {
+	plain := startServe(t, nil, "--browser", "/bin/false", "--state-dir", t.TempDir())
+	if code, body, _ := actortest.HTTPDo(t, http.MethodGet, plain.endpoint+"/debug/pprof/heap", ""); code == http.StatusOK {
+		t.Fatalf("profiles served without --debug-pprof: %d %.80q", code, body)
+	}
+
+	s := startServe(t, nil, "--browser", "/bin/false", "--debug-pprof", "--state-dir", t.TempDir())
+	code, body, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/debug/pprof/", "")
+	if code != http.StatusOK || !strings.Contains(body, "heap ") || !strings.Contains(body, "goroutine ") {
+		t.Fatalf("the list: %d %q", code, body)
+	}
+	code, body, h := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/debug/pprof/heap?gc=1", "")
+	if code != http.StatusOK || !strings.HasPrefix(body, "\x1f\x8b") || h.Get("Content-Type") != "application/octet-stream" {
+		t.Fatalf("the heap profile: %d %s, %d bytes, want pprof's gzipped format", code, h.Get("Content-Type"), len(body))
+	}
+	if code, body, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/debug/pprof/goroutine?debug=1", ""); code != http.StatusOK || !strings.Contains(body, "goroutine profile: total") {
+		t.Fatalf("goroutines as text: %d %.80q", code, body)
+	}
+	for _, c := range []struct {
+		path, host string
+		want       int
+	}{
+		{"/debug/pprof/heap", "evil.example", http.StatusForbidden},
+		{"/debug/pprof/nosuch", "", http.StatusNotFound},
+		{"/debug/pprof/heap?debug=x", "", http.StatusBadRequest},
+	} {
+		if code, body, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+c.path, c.host); code != c.want || !strings.Contains(body, "cdpvisor") {
+			t.Errorf("%s (Host %q): %d %q, want %d and cdpvisor's words", c.path, c.host, code, body, c.want)
+		}
+	}
+}

@@ -54,7 +54,7 @@ var shownDefaults = map[string]string{
 var (
 	endpointFlags = flagGroup{"Endpoint", []string{"port", "allow-origin", "state-dir"}}
 	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "attach", "download-dir", "browser-arg", "launch-timeout"}}
-	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop"}}
+	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop", "debug-pprof"}}
 	worldsFlags   = flagGroup{"Worlds", []string{"journal"}}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )

@@ -35,6 +35,7 @@ type supervisorFlags struct {
 	hangTimeout   time.Duration
 	idleStop      time.Duration
 	journal       bool
+	debugPprof    bool
 	launchTimeout time.Duration
 	attach        bool
 }
@@ -54,6 +55,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
 	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
 	fs.BoolVar(&f.journal, "journal", true, "keep each world's journal of what its clients did (methods, targets, navigations' URLs, answers, hosts) in the state dir; --journal=false keeps none")
+	fs.BoolVar(&f.debugPprof, "debug-pprof", false, "serve the Go runtime's profiles (heap, goroutine, allocs, …) at /debug/pprof/ on the endpoint, to whoever may read /metrics: for a memory or goroutine leak hunt")
 	fs.BoolVar(&f.attach, "attach", false, "attach to the browser you run yourself, on its default profile (or --user-data-dir's), once you allowed remote debugging (chrome://inspect/#remote-debugging): one connection for every client; cdpvisor never launches or stops it")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
 	fs.StringVar(&f.logFormat, "log-format", "console", "json or console (logs go to stderr)")
@@ -124,6 +126,7 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		HangTimeout:  f.hangTimeout,
 		IdleStop:     f.idleStop,
 		NoJournal:    !f.journal,
+		Profiles:     f.debugPprof,
 		DownloadDir:  downloadDir,
 		Words:        cliWords{},
 		Log:          log,

@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -93,7 +94,7 @@ func main() {
 type conn struct {
 	browser context.Context
 	cancel  func()
-	goneAt  atomic.Int64 // when a tab of it was last detached (epoch ms)
+	goneAt  atomic.Int64 // when its tab was last detached (epoch ms)
 }
 
 func dial(endpoint string) (*conn, error) {
@@ -113,29 +114,43 @@ func dial(endpoint string) (*conn, error) {
 		c.close()
 		return nil, fmt.Errorf("connect to %s: %w", ws, err)
 	}
-	// The agent has one tab at a time: a detach is its tab's.
-	chromedp.ListenBrowser(browser, func(ev any) {
-		if _, ok := ev.(*target.EventDetachedFromTarget); ok {
-			c.goneAt.Store(time.Now().UnixMilli())
-		}
-	})
 	return c, nil
 }
 
 func (c *conn) close() { c.cancel() }
 
-// loop does one loop's work in a tab of its own.
-func (c *conn) loop(site string, i int) error {
+// errTabGone: the loop's tab was detached (its browser killed, say).
+var errTabGone = errors.New("the tab was detached: its page is gone")
+
+// loop does one loop's work in a tab of its own; the tab's detach ends it.
+func (c *conn) loop(site string, i int) (err error) {
 	ctx, cancel := context.WithTimeout(c.browser, loopTimeout)
 	defer cancel()
+	ctx, gone := context.WithCancelCause(ctx)
+	defer gone(nil)
 	tab, closeTab := chromedp.NewContext(ctx)
 	defer closeTab()
+	defer func() {
+		if cause := context.Cause(ctx); err != nil && errors.Is(cause, errTabGone) {
+			err = fmt.Errorf("%w (%v)", cause, err)
+		}
+	}()
 	text := "hello " + strconv.Itoa(i)
 	if err := chromedp.Do(tab); err != nil { // the tab, bound to the loop's context
 		return err
 	}
+	// chromedp v0.23.0 ends a command of a detached tab, not a query's
+	// wait for its node, which retries until its context ends: an agent
+	// that hears its tab gone stops waiting on it.
+	session := chromedp.FromContext(tab).Target.SessionID
+	chromedp.ListenBrowser(tab, func(ev any) {
+		if d, ok := ev.(*target.EventDetachedFromTarget); ok && d.SessionID == session {
+			c.goneAt.Store(time.Now().UnixMilli())
+			gone(errTabGone)
+		}
+	})
 	nav, cancelNav := context.WithTimeout(tab, loadTimeout)
-	err := chromedp.Do(nav, chromedp.Navigate(fmt.Sprintf("%s/page?agent=cdp&i=%d", site, i)))
+	err = chromedp.Do(nav, chromedp.Navigate(fmt.Sprintf("%s/page?agent=cdp&i=%d", site, i)))
 	cancelNav()
 	if err != nil {
 		return fmt.Errorf("navigate: %w", err)
