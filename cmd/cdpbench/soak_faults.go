@@ -139,12 +139,18 @@ func (s *soak) browserPid() int {
 }
 
 // crossIdle pauses every agent, waits for the runs in progress to end and
-// for the browser to stop by itself, and resumes.
+// for the browser to stop by itself, resumes, and waits for the next runs
+// to have a browser again.
 func (s *soak) crossIdle(ctx context.Context) soakIdle {
 	idle := soakIdle{At: time.Now()}
 	progress("soak %s: pausing the agents to cross the idle stop (%s)", s.elapsed().Round(time.Second), s.cfg.SoakIdleStop)
 	s.pause()
-	defer s.resume()
+	resumed := false
+	defer func() {
+		if !resumed {
+			s.resume()
+		}
+	}()
 	for s.active.Load() > 0 && ctx.Err() == nil && time.Since(idle.At) < s.cfg.SoakRunLimit {
 		_ = sleepCtx(ctx, time.Second)
 	}
@@ -160,6 +166,19 @@ func (s *soak) crossIdle(ctx context.Context) soakIdle {
 	idle.WaitedS = time.Since(quiet).Seconds()
 	if !idle.Stopped {
 		idle.Description = fmt.Sprintf("the browser still ran %s after the last client left", limit)
+		return idle
+	}
+	s.resume()
+	resumed = true
+	for back := time.Now(); ctx.Err() == nil && time.Since(back) < time.Minute; {
+		if len(processesWithEnvPrefix("CDPVISOR_LAUNCH_DIR="+s.root)) > 0 {
+			idle.Relaunched = true
+			break
+		}
+		_ = sleepCtx(ctx, time.Second)
+	}
+	if !idle.Relaunched {
+		idle.Description = "no browser a minute after the agents went on"
 	}
 	return idle
 }
