@@ -28,8 +28,10 @@ func (f flag) String() string {
 // with an id and loads nothing (as with --disable-extensions-except=), and
 // clients load their own extensions through the endpoint. Measured on
 // Chromium 156: loadUnpacked needs nothing more, on the pipe (the root or a
-// browser-target session) or a port, --enable-unsafe-extension-debugging
-// or not; a fresh profile without --disable-extensions runs no extension of
+// browser-target session) or a port; Debian bookworm's Chromium 148
+// answers it "Method not available" without
+// --enable-unsafe-extension-debugging (Puppeteer's flag for the same);
+// a fresh profile without --disable-extensions runs no extension of
 // its own (no extension target or process; only the PDF viewer, a
 // component extension with no background, is registered, as it is with the
 // flag); an extension loaded over CDP is gone after a relaunch, even on the
@@ -48,6 +50,7 @@ var defaultFlags = []flag{
 	{"mute-audio", ""},
 	{"disable-component-update", ""},
 	{"disable-breakpad", ""}, // no crashpad helpers outliving the browser, nothing in ~/.config
+	{"enable-unsafe-extension-debugging", ""},
 	// WebRTC's UDP goes around a context's proxy, so around a world's network
 	// guard (Chromium 156: a page's STUN packets reached a loopback UDP port
 	// with the context's proxy set and <-loopback>; none with this flag,
