@@ -32,6 +32,7 @@ type soak struct {
 	active       atomic.Int64 // runs in progress
 
 	settleHeap []byte // cdpvisor's heap profile at the settle time (the sampler's)
+	endHeap    []byte // and a minute before the end, the agents still at work
 
 	mu     sync.Mutex
 	ending bool          // the duration is over: no new run

@@ -13,8 +13,13 @@ import (
 )
 
 // The soak's cdpvisor serves its Go runtime's profiles (--debug-pprof): a
-// heap profile at the settle time and one after the runs, kept beside the
-// samples, name what its heap gained between the two (heapGrowth).
+// heap profile at the settle time and one a minute before the end (after
+// the runs if the run was too short for it), kept beside the samples, name
+// what its heap gained between the two (heapGrowth).
+
+// heapBeforeEnd is when the second profile is taken: before the end, the
+// agents still at work.
+const heapBeforeEnd = time.Minute
 
 // heapProfile fetches cdpvisor's heap profile, garbage collected first.
 func (s *soak) heapProfile(ctx context.Context) ([]byte, error) {
@@ -37,6 +42,16 @@ func (s *soak) heapProfile(ctx context.Context) ([]byte, error) {
 		return nil, fmt.Errorf("cdpvisor's heap profile: %w", err)
 	}
 	return body, nil
+}
+
+// heapOrSay is heapProfile, nil with its error in the progress log.
+func (s *soak) heapOrSay(ctx context.Context) []byte {
+	heap, err := s.heapProfile(ctx)
+	if err != nil {
+		progress("soak: %v", err)
+		return nil
+	}
+	return heap
 }
 
 // heapFiles are where the two profiles go: beside the samples' CSV (its
@@ -81,8 +96,9 @@ func writeHeap(path string, profile []byte) error {
 	return nil
 }
 
-// keepHeaps takes the end profile (the runs over, the worlds still open),
-// keeps both beside the samples and says what grew between them.
+// keepHeaps keeps the settle and end profiles beside the samples (the end
+// one taken now, the runs over, when the sampler had none) and says what
+// grew between them.
 func (s *soak) keepHeaps(ctx context.Context, csvPath, pngPath string) ([]string, error) {
 	settlePath, endPath := heapFiles(csvPath, pngPath)
 	if settlePath == "" {
@@ -91,9 +107,12 @@ func (s *soak) keepHeaps(ctx context.Context, csvPath, pngPath string) ([]string
 	if s.settleHeap == nil {
 		return nil, fmt.Errorf("no heap profile at the settle time (%s): the run was shorter", s.cfg.SoakSettle)
 	}
-	end, err := s.heapProfile(ctx)
-	if err != nil {
-		return nil, err
+	end := s.endHeap
+	if end == nil {
+		var err error
+		if end, err = s.heapProfile(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if err := writeHeap(settlePath, s.settleHeap); err != nil {
 		return nil, err

@@ -38,11 +38,12 @@ func (s *soak) sampleEvery(ctx context.Context, every time.Duration) []soakSampl
 	for {
 		out = append(out, s.sample(ctx))
 		if s.settleHeap == nil && s.elapsed() >= s.cfg.SoakSettle {
-			if heap, err := s.heapProfile(ctx); err == nil {
-				s.settleHeap = heap
-			} else {
-				progress("soak: %v", err)
-			}
+			s.settleHeap = s.heapOrSay(ctx)
+		}
+		// The second profile comes while the agents still work: after the
+		// runs the relays' buffers are back in their pools and it shows little.
+		if s.endHeap == nil && s.settleHeap != nil && s.elapsed() >= s.cfg.SoakDuration-heapBeforeEnd {
+			s.endHeap = s.heapOrSay(ctx)
 		}
 		select {
 		case <-ctx.Done():
