@@ -58,10 +58,7 @@ func (s *soak) heapOrSay(ctx context.Context) []byte {
 // name without .csv, then -heap-settle.pb.gz, -heap-end.pb.gz); "" when
 // the samples are not kept.
 func heapFiles(csvPath, pngPath string) (settle, end string) {
-	base := csvPath
-	if base == "" && pngPath != "" {
-		base = pngPath
-	}
+	base := samplesPath(csvPath, pngPath)
 	if base == "" {
 		return "", ""
 	}

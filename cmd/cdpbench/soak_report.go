@@ -259,6 +259,15 @@ func (r *soakResult) inIdlePause(a, b float64) bool {
 	return a < from+r.Idle.WaitedS+90 && b > from
 }
 
+// samplesPath is where the samples' CSV goes: csvPath, else beside the
+// plot; "" when neither is kept.
+func samplesPath(csvPath, pngPath string) string {
+	if csvPath == "" && pngPath != "" {
+		return strings.TrimSuffix(pngPath, filepath.Ext(pngPath)) + ".csv"
+	}
+	return csvPath
+}
+
 // writeFiles writes the samples as CSV and, when gnuplot is there, the
 // plot of RSS, goroutines and fds (soak.gp).
 func (r *soakResult) writeFiles(csvPath, pngPath string) error {
@@ -271,10 +280,7 @@ func (r *soakResult) writeFiles(csvPath, pngPath string) error {
 		fmt.Fprintf(&b, "%.2f,%.1f,%d,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d\n", x.T/60, x.RSSMB, x.Goroutines, x.FDs, x.Threads,
 			x.HeapMB, x.StateFiles, x.StateKB, x.BrowserProcs, x.Worlds, x.ChromiumTmp, x.ActiveRuns, x.Loops, x.Failures)
 	}
-	data := csvPath
-	if data == "" {
-		data = strings.TrimSuffix(pngPath, filepath.Ext(pngPath)) + ".csv"
-	}
+	data := samplesPath(csvPath, pngPath)
 	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("soak samples: %w", err)
 	}

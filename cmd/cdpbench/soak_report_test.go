@@ -120,3 +120,19 @@ func TestSoakVerdictsLetNothingOff(t *testing.T) {
 		t.Errorf("a journal left passed: %q", v)
 	}
 }
+
+func TestHeapProfilesGoBesideTheSamples(t *testing.T) {
+	for _, c := range []struct{ csv, png, settle, end string }{
+		{"/r/soak.csv", "/r/plot.png", "/r/soak-heap-settle.pb.gz", "/r/soak-heap-end.pb.gz"},
+		{"", "/r/plot.png", "/r/plot-heap-settle.pb.gz", "/r/plot-heap-end.pb.gz"},
+		{"", "", "", ""},
+	} {
+		settle, end := heapFiles(c.csv, c.png)
+		if settle != c.settle || end != c.end {
+			t.Errorf("heapFiles(%q, %q) = %q, %q; want %q, %q", c.csv, c.png, settle, end, c.settle, c.end)
+		}
+	}
+	if got := samplesPath("", "/r/plot.png"); got != "/r/plot.csv" {
+		t.Errorf("samplesPath beside the plot = %q", got)
+	}
+}
