@@ -30,12 +30,17 @@ function wrapArgs() {
     '--cdp-endpoint={cdp_endpoint}', `--output-dir=${workDir}`];
 }
 
+// How chrome-devtools-mcp and @playwright/mcp answer a call on a page that
+// went with the browser: the selected page closed, or (chrome-devtools-mcp,
+// its target destroyed before the call) its McpPage disposed.
+const pageGone = /has been closed|has already been disposed|Target closed/;
+
 async function call(client, name, args) {
   const res = await client.callTool({ name, arguments: args }, undefined, { timeout: 50000 });
   const text = (res.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   if (res.isError) {
     // The server answering that its page closed is when the host hears it.
-    if (/has been closed|Target closed/.test(text)) client.goneAt = Date.now();
+    if (pageGone.test(text)) client.goneAt = Date.now();
     throw new Error(`${name}: ${text.slice(0, 200)}`);
   }
   return text;
@@ -65,7 +70,7 @@ run({
       } catch (e) {
         // The page it had selected went with a killed browser: as the
         // server's answer advises an agent, it takes another.
-        if (!/has been closed/.test(String(e.message))) throw e;
+        if (!pageGone.test(String(e.message))) throw e;
         await call(client, 'new_page', { url });
       }
       const text = await call(client, 'evaluate_script', { function: script(i) });
