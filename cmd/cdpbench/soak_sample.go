@@ -22,6 +22,7 @@ type soakSample struct {
 	Threads      int     `json:"threads"`
 	StateFiles   int     `json:"state_files"`
 	StateKB      int64   `json:"state_kb"`
+	StateMostKB  int64   `json:"state_largest_kb"` // the state dir's largest file
 	BrowserProcs int     `json:"browser_processes"`
 	Worlds       int     `json:"worlds"`
 	ChromiumTmp  int     `json:"chromium_tmp_dirs"` // org.chromium.Chromium.* in cdpvisor's $TMPDIR
@@ -67,6 +68,7 @@ func (s *soak) sample(ctx context.Context) soakSample {
 			x.StateFiles++
 			if info, err := d.Info(); err == nil {
 				x.StateKB += info.Size() / 1024
+				x.StateMostKB = max(x.StateMostKB, info.Size()/1024)
 			}
 		}
 		return nil
