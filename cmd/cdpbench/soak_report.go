@@ -58,10 +58,10 @@ type soakResult struct {
 	// ChromiumTmpMax is the most org.chromium.Chromium.* dirs seen in
 	// cdpvisor's $TMPDIR at once (each is a killed browser's leftover).
 	ChromiumTmpMax int `json:"chromium_tmp_dirs_max"`
-	// StateFileMaxKB is the largest file seen in the state dir: the worlds'
+	// StateLargestKB is the largest file seen in the state dir: the worlds'
 	// journals grow to their cap and no further (their count is bounded
 	// apart: the open worlds' and the newest closed passing ones').
-	StateFileMaxKB int64        `json:"state_largest_kb"`
+	StateLargestKB int64        `json:"state_largest_kb"`
 	Leftovers      []string     `json:"leftovers"`
 	Journals       soakJournals `json:"journals"` // in the state dir at the end, by design
 	// HeapGrowth is pprof's top of what cdpvisor's heap in use gained from
@@ -231,7 +231,7 @@ func (r *soakResult) summarize(settle, duration time.Duration) {
 	levels := [3][][]float64{make([][]float64, n), make([][]float64, n), make([][]float64, n)}
 	for _, x := range r.Samples {
 		r.ChromiumTmpMax = max(r.ChromiumTmpMax, x.ChromiumTmp)
-		r.StateFileMaxKB = max(r.StateFileMaxKB, x.StateMostKB)
+		r.StateLargestKB = max(r.StateLargestKB, x.StateLargestKB)
 		if x.T < settle.Seconds() {
 			continue
 		}
@@ -287,7 +287,7 @@ func (r *soakResult) writeFiles(csvPath, pngPath string) error {
 	b.WriteString("t_min,rss_mb,goroutines,fds,threads,heap_inuse_mb,state_files,state_kb,state_largest_kb,browser_processes,worlds,chromium_tmp_dirs,active_runs,loops,failures\n")
 	for _, x := range r.Samples {
 		fmt.Fprintf(&b, "%.2f,%.1f,%d,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", x.T/60, x.RSSMB, x.Goroutines, x.FDs, x.Threads,
-			x.HeapMB, x.StateFiles, x.StateKB, x.StateMostKB, x.BrowserProcs, x.Worlds, x.ChromiumTmp, x.ActiveRuns, x.Loops, x.Failures)
+			x.HeapMB, x.StateFiles, x.StateKB, x.StateLargestKB, x.BrowserProcs, x.Worlds, x.ChromiumTmp, x.ActiveRuns, x.Loops, x.Failures)
 	}
 	data := samplesPath(csvPath, pngPath)
 	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
@@ -349,8 +349,8 @@ func soakRows(r *soakResult) []row {
 		{"soak: coordinator RSS MB, 5-min levels", notApplicable, lv(r.RSSLevels), notApplicable, "±10 %, last ±10 %", met(r.RSSLevels.steady())},
 		{"soak: goroutines, 5-min levels", notApplicable, lv(r.GoroutinesLevels), notApplicable, "±10 %, last ±10 %", met(r.GoroutinesLevels.steady())},
 		{"soak: open fds, 5-min levels", notApplicable, lv(r.FDsLevels), notApplicable, "±10 %, last ±10 %", met(r.FDsLevels.steady())},
-		{"soak: state dir KB after settle, samples; its largest file KB, most", notApplicable, fmt.Sprintf("%s; %d", sp(r.StateKB, ""), r.StateFileMaxKB), notApplicable,
-			fmt.Sprintf("largest ≤ %d (a journal's cap)", journalCapKB), met(r.StateFileMaxKB <= journalCapKB)},
+		{"soak: state dir KB after settle, samples; its largest file KB, most", notApplicable, fmt.Sprintf("%s; %d", sp(r.StateKB, ""), r.StateLargestKB), notApplicable,
+			fmt.Sprintf("largest ≤ %d (a journal's cap)", journalCapKB), met(r.StateLargestKB <= journalCapKB)},
 		{"soak: org.chromium.Chromium.* in cdpvisor's TMPDIR (most at once)", notApplicable, fmt.Sprint(r.ChromiumTmpMax), notApplicable, "0", met(r.ChromiumTmpMax == 0)},
 		// The issue's bar: no failure but requests in flight at a fault,
 		// and no file left, journals included (kept by design, counted

@@ -120,10 +120,10 @@ func TestSoakVerdictsLetNothingOff(t *testing.T) {
 		t.Errorf("a journal left passed: %q", v)
 	}
 	r = clean()
-	r.Samples = []soakSample{{T: 1, StateMostKB: 900}, {T: 2, StateMostKB: 1100}}
+	r.Samples = []soakSample{{T: 1, StateLargestKB: 900}, {T: 2, StateLargestKB: 1100}}
 	r.summarize(0, time.Minute)
-	if v := verdict(r, "soak: state dir"); v != met(false) || r.StateFileMaxKB != 1100 {
-		t.Errorf("a state file past a journal's cap passed: %q (largest %d KB)", v, r.StateFileMaxKB)
+	if v := verdict(r, "soak: state dir"); v != met(false) || r.StateLargestKB != 1100 {
+		t.Errorf("a state file past a journal's cap passed: %q (largest %d KB)", v, r.StateLargestKB)
 	}
 }
 

@@ -14,21 +14,21 @@ import (
 
 // soakSample is the coordinator and what it owns at one instant.
 type soakSample struct {
-	T            float64 `json:"t_s"` // since the start
-	RSSMB        float64 `json:"rss_mb"`
-	Goroutines   int     `json:"goroutines"`
-	HeapMB       float64 `json:"heap_inuse_mb"`
-	FDs          int     `json:"fds"`
-	Threads      int     `json:"threads"`
-	StateFiles   int     `json:"state_files"`
-	StateKB      int64   `json:"state_kb"`
-	StateMostKB  int64   `json:"state_largest_kb"` // the state dir's largest file
-	BrowserProcs int     `json:"browser_processes"`
-	Worlds       int     `json:"worlds"`
-	ChromiumTmp  int     `json:"chromium_tmp_dirs"` // org.chromium.Chromium.* in cdpvisor's $TMPDIR
-	ActiveRuns   int64   `json:"active_runs"`
-	Loops        int64   `json:"loops"`
-	Failures     int64   `json:"failures"`
+	T              float64 `json:"t_s"` // since the start
+	RSSMB          float64 `json:"rss_mb"`
+	Goroutines     int     `json:"goroutines"`
+	HeapMB         float64 `json:"heap_inuse_mb"`
+	FDs            int     `json:"fds"`
+	Threads        int     `json:"threads"`
+	StateFiles     int     `json:"state_files"`
+	StateKB        int64   `json:"state_kb"`
+	StateLargestKB int64   `json:"state_largest_kb"` // the state dir's largest file
+	BrowserProcs   int     `json:"browser_processes"`
+	Worlds         int     `json:"worlds"`
+	ChromiumTmp    int     `json:"chromium_tmp_dirs"` // org.chromium.Chromium.* in cdpvisor's $TMPDIR
+	ActiveRuns     int64   `json:"active_runs"`
+	Loops          int64   `json:"loops"`
+	Failures       int64   `json:"failures"`
 }
 
 // sampleEvery samples until ctx ends.
@@ -68,7 +68,7 @@ func (s *soak) sample(ctx context.Context) soakSample {
 			x.StateFiles++
 			if info, err := d.Info(); err == nil {
 				x.StateKB += info.Size() / 1024
-				x.StateMostKB = max(x.StateMostKB, info.Size()/1024)
+				x.StateLargestKB = max(x.StateLargestKB, info.Size()/1024)
 			}
 		}
 		return nil
