@@ -197,7 +197,7 @@ func TestAttachedBrowserSurvivesTheCoordinator(t *testing.T) {
 	s := startServe(t, nil, "--browser", fake, "--user-data-dir", profile, "--state-dir", stateDir, "--log-format", "json")
 	var version struct{ WebSocketDebuggerURL string }
 	getJSON(t, s.endpoint+"/json/version", &version)
-	if !strings.Contains(s.stderr.String(), `"ownership":"attached"`) {
+	if !s.logged(`"ownership":"attached"`) {
 		t.Fatalf("not attached:\n%s", s.stderr.String())
 	}
 	_ = s.cmd.Process.Kill()
