@@ -34,7 +34,7 @@ func TestWSLServeReusesTheBrowserOnItsProfile(t *testing.T) {
 				if r := win.Running(); len(r) != 1 || r[0].WinPid != own {
 					t.Fatalf("running: %+v, want only the user's browser %d", r, own)
 				}
-				if !strings.Contains(s.stderr.String(), "ownership=attached") {
+				if !s.logged("ownership=attached") {
 					t.Errorf("serve did not say it attached:\n%s", s.stderr.String())
 				}
 				_ = cl.Conn.Close()
