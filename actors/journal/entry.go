@@ -16,6 +16,7 @@ const (
 	KindHost       Kind = "host"       // a host the world's guard let through or denied, with counts
 	KindDownload   Kind = "download"   // a download of the world's pages
 	KindTakeover   Kind = "takeover"   // a human took the world's input over, or handed it back
+	KindDenied     Kind = "denied"     // a guarded world's client refused a local file, a browser page or a raw channel
 	KindDropped    Kind = "dropped"    // entries lost because the journal could not keep up
 )
 
@@ -43,7 +44,7 @@ type Entry struct {
 	Reached int64     `json:"reached,omitempty"`
 	Denied  int64     `json:"denied,omitempty"`
 	Dropped int64     `json:"dropped,omitempty"`
-	Note    string    `json:"note,omitempty"` // a takeover's or a download's word (held, handed back, a file's name)
+	Note    string    `json:"note,omitempty"` // a takeover's, a download's or a denial's word (held, handed back, a file's name, the rule)
 }
 
 // Answers of a command.

@@ -169,6 +169,16 @@ func (t *Tap) Navigated(target, url string) {
 	}
 }
 
+// Denied notes a request of the client the world's wall refused: its
+// method, what it asked for (a URL or a file's path) and the rule that
+// refused it.
+func (t *Tap) Denied(method, what, rule string) {
+	if t == nil {
+		return
+	}
+	t.record(Entry{World: t.world, Client: &t.client, Kind: KindDenied, Method: method, URL: what, Note: rule})
+}
+
 // Gone forgets a target of the world that was destroyed.
 func (t *Tap) Gone(target string) {
 	if t == nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // wallWorld is a world whose context is W and whose client made MADE.
-type wallWorld struct{}
+type wallWorld struct{ unwalled }
 
 func (wallWorld) Name() string { return "wall" }
 func (wallWorld) Context(context.Context, browser.Endpoint) (string, error) {

@@ -41,6 +41,18 @@ type World interface {
 	// proxyBypassList, put into every context its clients make; "" when
 	// the world has no network policy. Read without a mailbox.
 	Proxy() (server, bypass string)
+	// Walled says the world has a guard: its clients touch nothing of the
+	// machine, as the Door methods judge (world_doors.go). The four are
+	// read without a mailbox.
+	Walled() bool
+	// DoorURL is nil when a client of the world may have the browser load
+	// the URL, else the reason it may not.
+	DoorURL(url string) error
+	// DoorFile is nil when a client of the world may hand its pages the
+	// file at path.
+	DoorFile(path string) error
+	// DoorDownloads is where a download path a client names lands.
+	DoorDownloads(path string) (string, error)
 }
 
 // worldFilter is a world relay's wall: what its client was told of the
@@ -73,16 +85,21 @@ type worldRewrite struct {
 	context string // disposeBrowserContext: the context
 }
 
-// worldLookup is a client request naming a target the client was not told
-// of: it waits for Target.getTargetInfo to say whose it is.
+// worldLookup is a client request the wall cannot judge alone: one naming
+// a target the client was not told of waits for Target.getTargetInfo to
+// say whose it is; a guarded world's Page.navigateToHistoryEntry waits for
+// Page.getNavigationHistory to say where its entry goes.
 type worldLookup struct {
-	msg    *transport.Message
-	target string
+	msg     *transport.Message
+	target  string
+	history bool  // a history entry's lookup
+	entry   int64 // its entry
 }
 
 // worldOwnRequest is one of the filter's own requests.
 type worldOwnRequest struct {
-	lookup  bool   // the target lookup; else a resume or detach of a foreign session
+	lookup  bool   // the target lookup
+	history bool   // the history lookup; neither: a resume or detach of a foreign session
 	session string // the foreign session it is about
 }
 
@@ -181,6 +198,11 @@ func (f *worldFilter) ownRequest(msg []byte) ([]byte, bool) {
 	p, err := readWorldParams(msg)
 	if err != nil {
 		return nil, false
+	}
+	if f.w.Walled() && h.Is("Browser.setDownloadBehavior") {
+		if msg, _, err = keptDownloads(f.w, msg); err != nil {
+			return nil, false
+		}
 	}
 	id := deref(p.BrowserContextID)
 	switch {

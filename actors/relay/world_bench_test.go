@@ -13,7 +13,7 @@ import (
 )
 
 // benchWorld is a world that owns the context "W" and nothing else.
-type benchWorld struct{}
+type benchWorld struct{ unwalled }
 
 func (benchWorld) Name() string { return "bench" }
 func (benchWorld) Context(context.Context, browser.Endpoint) (string, error) {

@@ -141,6 +141,10 @@ func (run *relayRun) worldLetGo(session string, parent []byte, waiting bool) {
 
 // worldOwnAnswered takes the answer to one of the filter's own requests.
 func (run *relayRun) worldOwnAnswered(own worldOwnRequest, h *transport.Head, msg []byte) {
+	if own.history {
+		run.worldHistoryLookedUp(h.HasError, msg)
+		return
+	}
 	if !own.lookup {
 		return // a resume or a detach: its detachedFromTarget ends the foreign session
 	}

@@ -57,6 +57,11 @@ func stringParam(params map[string]json.RawMessage, key string) (*string, error)
 // withContext returns msg with params.browserContextId set to context; the
 // rest of the message is kept (its members re-encoded, the id as it came).
 func withContext(msg []byte, context string) ([]byte, error) {
+	return withParam(msg, "browserContextId", context)
+}
+
+// withParam returns msg with params[key] set to value (a string).
+func withParam(msg []byte, key, value string) ([]byte, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &top); err != nil {
 		return nil, err
@@ -67,8 +72,8 @@ func withContext(msg []byte, context string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	id, _ := json.Marshal(context)
-	params["browserContextId"] = id
+	v, _ := json.Marshal(value)
+	params[key] = v
 	p, err := json.Marshal(params)
 	if err != nil {
 		return nil, err

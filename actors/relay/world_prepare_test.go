@@ -81,3 +81,8 @@ func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
 	client.in <- []byte(`{"id":5,"method":"Page.reload","sessionId":"S"}`)
 	expect(5, "Page.reload")
 }
+
+func (preparingWorld) Walled() bool                           { return false }
+func (preparingWorld) DoorURL(string) error                   { return nil }
+func (preparingWorld) DoorFile(string) error                  { return nil }
+func (preparingWorld) DoorDownloads(p string) (string, error) { return p, nil }

@@ -15,9 +15,12 @@ import (
 func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) bool {
 	f := run.world
 	rule := worldRuleOf(h)
+	if rule == worldPasses || !run.worldDoors(msg, h, rule) {
+		return rule == worldPasses
+	}
 	switch rule {
-	case worldPasses:
-		return true
+	case worldLoadsURL, worldGoesBack, worldHandsFiles, worldSavesFiles:
+		return true // through the doors: not the rest of the wall's business
 	case worldClosesBrowser:
 		// Taken when it arrives (onClient); never the browser's, whatever
 		// way it came here.
@@ -136,6 +139,13 @@ func (run *relayRun) worldLookedUp(owned bool) {
 		run.answerClient(errorAnswer(h.ID, h.SessionID, codeInvalidParams, errNoTarget))
 		l.msg.Release()
 	}
+	run.worldResume()
+}
+
+// worldResume sends on the client's messages that waited behind a lookup,
+// in order, until one starts another lookup.
+func (run *relayRun) worldResume() {
+	f := run.world
 	held := f.held
 	f.held = nil
 	for i, m := range held {

@@ -20,37 +20,56 @@ const (
 	worldNamesContext                     // a request taking a browserContextId: the world's unless one of its own is named
 	worldClosesBrowser                    // Browser.close: the world's pages close, the browser stays
 	worldBrowserWide                      // Extensions.loadUnpacked, uninstall: the whole browser's, refused
+	worldRawChannel                       // a channel to the browser the wall does not see: refused
+	worldLoadsURL                         // Page.navigate, Network.loadNetworkResource: a guarded world's URL doors
+	worldGoesBack                         // Page.navigateToHistoryEntry: the entry's URL, judged as a navigation's
+	worldHandsFiles                       // DOM.setFileInputFiles, Input.dispatchDragEvent: a guarded world's file doors
+	worldSavesFiles                       // Page.setDownloadBehavior: a guarded world's downloads stay in its folders
 )
 
 var worldRules = map[string]worldRule{
-	"Target.getTargets":             worldListsTargets,
-	"Target.getBrowserContexts":     worldListsContexts,
-	"Target.createBrowserContext":   worldMakesContext,
-	"Target.disposeBrowserContext":  worldDisposesContext,
-	"Target.createTarget":           worldCreatesTarget,
-	"Target.attachToTarget":         worldNamesTarget,
-	"Target.activateTarget":         worldNamesTarget,
-	"Target.closeTarget":            worldNamesTarget,
-	"Target.getTargetInfo":          worldNamesTarget,
-	"Target.exposeDevToolsProtocol": worldNamesTarget,
-	"Target.autoAttachRelated":      worldNamesTarget,
-	"Target.openDevTools":           worldNamesTarget,
-	"Target.detachFromTarget":       worldNamesTarget,
-	"Target.sendMessageToTarget":    worldNamesTarget,
-	"Browser.getWindowForTarget":    worldNamesTarget,
-	"Storage.getCookies":            worldNamesContext,
-	"Storage.setCookies":            worldNamesContext,
-	"Storage.clearCookies":          worldNamesContext,
-	"Browser.setDownloadBehavior":   worldNamesContext,
-	"Browser.cancelDownload":        worldNamesContext,
-	"Browser.grantPermissions":      worldNamesContext,
-	"Browser.resetPermissions":      worldNamesContext,
-	"Browser.setPermission":         worldNamesContext,
-	"Browser.close":                 worldClosesBrowser,
+	"Target.getTargets":            worldListsTargets,
+	"Target.getBrowserContexts":    worldListsContexts,
+	"Target.createBrowserContext":  worldMakesContext,
+	"Target.disposeBrowserContext": worldDisposesContext,
+	"Target.createTarget":          worldCreatesTarget,
+	"Target.attachToTarget":        worldNamesTarget,
+	"Target.activateTarget":        worldNamesTarget,
+	"Target.closeTarget":           worldNamesTarget,
+	"Target.getTargetInfo":         worldNamesTarget,
+	"Target.autoAttachRelated":     worldNamesTarget,
+	"Target.detachFromTarget":      worldNamesTarget,
+	"Browser.getWindowForTarget":   worldNamesTarget,
+	"Storage.getCookies":           worldNamesContext,
+	"Storage.setCookies":           worldNamesContext,
+	"Storage.clearCookies":         worldNamesContext,
+	"Browser.setDownloadBehavior":  worldNamesContext,
+	"Browser.cancelDownload":       worldNamesContext,
+	"Browser.grantPermissions":     worldNamesContext,
+	"Browser.resetPermissions":     worldNamesContext,
+	"Browser.setPermission":        worldNamesContext,
+	"Browser.close":                worldClosesBrowser,
 	// An extension is the whole browser's: its service worker lives outside
 	// every world's context.
 	"Extensions.loadUnpacked": worldBrowserWide,
 	"Extensions.uninstall":    worldBrowserWide,
+	// Channels the wall does not see: a page given the raw protocol
+	// (chromedriver's BiDi mapper) sends its commands straight to the
+	// browser, its new tabs in the default context; the messages inside
+	// sendMessageToTarget and the DevTools window's are not the relay's;
+	// Tethering opens a port of the machine.
+	"Target.exposeDevToolsProtocol": worldRawChannel,
+	"Target.sendMessageToTarget":    worldRawChannel,
+	"Target.openDevTools":           worldRawChannel,
+	"Tethering.bind":                worldRawChannel,
+	// A guarded world's doors to the machine (world_doors.go); a world
+	// without a guard lets them pass.
+	"Page.navigate":               worldLoadsURL,
+	"Network.loadNetworkResource": worldLoadsURL,
+	"Page.navigateToHistoryEntry": worldGoesBack,
+	"DOM.setFileInputFiles":       worldHandsFiles,
+	"Input.dispatchDragEvent":     worldHandsFiles,
+	"Page.setDownloadBehavior":    worldSavesFiles,
 }
 
 // worldRuleOf is the rule of a client request; a message that is not a

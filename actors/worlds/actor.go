@@ -47,7 +47,11 @@ type Spec struct {
 	// Journal, when set, is the worlds' journal: told when a world
 	// closes, and its world's journal deleted when a world is forgotten.
 	Journal Journal
-	Log     zerolog.Logger
+	// Downloads is the instance's downloads folder: each world's own is
+	// the folder of its name in it (a guarded world's files go in and out
+	// there). "": none.
+	Downloads string
+	Log       zerolog.Logger
 }
 
 // Journal is what the worlds tell the journal (journal.Actor).

@@ -41,6 +41,9 @@ var ErrPolicyNeedsNewWorld = errors.New("a network policy or an upstream proxy i
 type Network struct {
 	Policy   *guard.Policy
 	Upstream *guard.Upstream
+	// Files are the folders besides the world's own whose files its
+	// clients may hand a page (DOM.setFileInputFiles): absolute, cleaned.
+	Files []string
 }
 
 // None says there is nothing to guard.
@@ -147,6 +150,7 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 		w.guard.net = m.net
 		if w.guard.proxy != nil {
 			w.guard.proxy.SetPolicy(m.net.Policy, m.net.Upstream)
+			r.publishGuard(w)
 		}
 		m.net.log(r.log.Info().Str("world", m.name)).Msg("world's network policy changed")
 		return guardedAnswer{}
@@ -160,7 +164,7 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 	}
 	w, _ := r.bookEntry(m.name)
 	w.guard = g
-	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL()})
+	r.publishGuard(w)
 	m.net.log(r.log.Info().Str("world", m.name)).Str("guard", g.proxy.Addr()).Msg("world's network guard started")
 	if r.running {
 		r.ensure(w, nil) // its first client finds its context made
@@ -205,7 +209,7 @@ func (r *run) contextParams(w *world) (map[string]any, error) {
 		if err := r.startGuard(w.name(), g); err != nil {
 			return nil, fmt.Errorf("starting the network guard of world %s: %w", w.name(), err)
 		}
-		w.handle.proxy.Store(&worldProxy{server: g.proxy.URL()})
+		r.publishGuard(w)
 	}
 	return map[string]any{"proxyServer": g.proxy.URL(), "proxyBypassList": BypassNone}, nil
 }
@@ -238,9 +242,14 @@ func (w *world) policyInfo() *PolicyInfo {
 	return info
 }
 
-// worldProxy is what a relay puts into a context its client makes inside
-// the world (Target.createBrowserContext): the world's guard.
-type worldProxy struct{ server string }
+// worldProxy is what the relays of a guarded world's clients read without
+// a mailbox: the guard they put into a context a client makes inside the
+// world (Target.createBrowserContext), and the world's doors to the
+// machine (doors.go).
+type worldProxy struct {
+	server string
+	doors  Doors
+}
 
 // Proxy is the world's guard as a proxyServer, with the bypass list a
 // context of the world takes; "" when the world has no policy. Relays
@@ -264,7 +273,7 @@ func (r *run) reopenGuards() {
 			r.log.Error().Err(err).Str("world", w.name()).Msg("the world's network guard did not start again: its requests fail")
 			continue
 		}
-		w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
+		r.publishGuard(w)
 	}
 }
 
@@ -298,7 +307,7 @@ func (r *run) rehireGuard(w *world) {
 		r.log.Error().Err(err).Str("world", w.name()).Msg("the network guard of a world made again did not start")
 		return
 	}
-	w.handle.proxy.Store(&worldProxy{server: w.guard.proxy.URL()})
+	r.publishGuard(w)
 	n.log(r.log.Info().Str("world", w.name())).Str("guard", w.guard.proxy.Addr()).Msg("world made again with the network policy it had")
 }
 
