@@ -135,9 +135,11 @@ func TestGuardedWorldsDoorsToTheMachine(t *testing.T) {
 		`{"id":12,"method":"Page.navigateToHistoryEntry","params":{"entryId":2},"sessionId":"S1"}`,
 		`{"id":13,"method":"Page.navigate","params":{"url":"https://example.com/","url":"file:///secret.txt"},"sessionId":"S1"}`,
 		`{"id":14,"method":"Page.navigate","params":{"url":7},"sessionId":"S1"}`,
+		`{"id":15,"method":"Browser.getBrowserCommandLine"}`,
+		`{"id":16,"method":"SystemInfo.getProcessInfo"}`,
 	}
 	sent, got := throughDoors(t, walledWorld{}, requests)
-	refused := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true, 11: true, 13: true}
+	refused := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true, 11: true, 13: true, 15: true, 16: true}
 	for i, g := range got {
 		id := i + 1
 		var answer struct {

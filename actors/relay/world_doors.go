@@ -25,6 +25,10 @@ const (
 	errFileDoor = "%s is refused in world %q: %v (rule: a guarded world touches nothing of the machine); put the file in the world's uploads folder, or open the world with --allow-file DIR"
 )
 
+// errMachine: what the browser tells of the machine (its command line and
+// profile, its processes), as chrome://version does.
+var errMachine = errors.New("a guarded world reads nothing of the machine through the browser")
+
 // Rules of the journal's denials.
 const (
 	ruleRawChannel = "no raw protocol in a world"
@@ -60,6 +64,9 @@ func (run *relayRun) worldDoors(msg *transport.Message, h *transport.Head, rule 
 			run.worldDeny(msg, h, deref(u), ruleDoor, fmt.Sprintf(errDoor, h.Method, w.Name(), err))
 			return false
 		}
+	case rule == worldReadsMachine:
+		run.worldDeny(msg, h, "", ruleDoor, fmt.Sprintf(errDoor, h.Method, w.Name(), errMachine))
+		return false
 	case rule == worldGoesBack:
 		run.worldHistoryLookup(msg, h)
 		return false

@@ -19,7 +19,7 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 		return rule == worldPasses
 	}
 	switch rule {
-	case worldLoadsURL, worldGoesBack, worldHandsFiles, worldSavesFiles:
+	case worldLoadsURL, worldGoesBack, worldHandsFiles, worldSavesFiles, worldReadsMachine:
 		return true // through the doors: not the rest of the wall's business
 	case worldClosesBrowser:
 		// Taken when it arrives (onClient); never the browser's, whatever

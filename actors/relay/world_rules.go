@@ -25,6 +25,7 @@ const (
 	worldGoesBack                         // Page.navigateToHistoryEntry: the entry's URL, judged as a navigation's
 	worldHandsFiles                       // DOM.setFileInputFiles, Input.dispatchDragEvent: a guarded world's file doors
 	worldSavesFiles                       // Page.setDownloadBehavior: a guarded world's downloads stay in its folders
+	worldReadsMachine                     // the browser's command line, the machine's processes: refused in a guarded world
 )
 
 var worldRules = map[string]worldRule{
@@ -51,8 +52,12 @@ var worldRules = map[string]worldRule{
 	"Browser.close":                worldClosesBrowser,
 	// An extension is the whole browser's: its service worker lives outside
 	// every world's context.
-	"Extensions.loadUnpacked": worldBrowserWide,
-	"Extensions.uninstall":    worldBrowserWide,
+	"Extensions.loadUnpacked":       worldBrowserWide,
+	"Extensions.uninstall":          worldBrowserWide,
+	"Extensions.getStorageItems":    worldBrowserWide,
+	"Extensions.setStorageItems":    worldBrowserWide,
+	"Extensions.removeStorageItems": worldBrowserWide,
+	"Extensions.clearStorageItems":  worldBrowserWide,
 	// Channels the wall does not see: a page given the raw protocol
 	// (chromedriver's BiDi mapper) sends its commands straight to the
 	// browser, its new tabs in the default context; the messages inside
@@ -70,6 +75,10 @@ var worldRules = map[string]worldRule{
 	"DOM.setFileInputFiles":       worldHandsFiles,
 	"Input.dispatchDragEvent":     worldHandsFiles,
 	"Page.setDownloadBehavior":    worldSavesFiles,
+	// What chrome://version shows: the command line, the profile's path.
+	"Browser.getBrowserCommandLine": worldReadsMachine,
+	"SystemInfo.getInfo":            worldReadsMachine,
+	"SystemInfo.getProcessInfo":     worldReadsMachine,
 }
 
 // worldRuleOf is the rule of a client request; a message that is not a
