@@ -96,13 +96,21 @@ func Prepare(dir string) error {
 }
 
 // removeEmpty removes an instance's folder that cdpvisor named, when the
-// actor stops and nothing is in it: its worlds' folders first, each only if
-// empty, then the folder itself, only if empty.
+// actor stops and nothing is in it: its worlds' folders first (and the
+// empty folders in them: a guarded world's uploads), each only if empty,
+// then the folder itself, only if empty.
 func removeEmpty(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if e.IsDir() {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			world := filepath.Join(dir, e.Name())
+			inner, _ := os.ReadDir(world)
+			for _, in := range inner {
+				if in.IsDir() {
+					_ = os.Remove(filepath.Join(world, in.Name()))
+				}
+			}
+			_ = os.Remove(world)
 		}
 	}
 	_ = os.Remove(dir)

@@ -2,6 +2,7 @@ package worlds
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
@@ -83,8 +84,16 @@ func (r *run) folderOf(name string) string {
 	return filepath.Join(r.a.spec.Downloads, name)
 }
 
-// publishGuard tells the world's relays of its guard and its doors.
+// publishGuard tells the world's relays of its guard and its doors, and
+// makes the world's uploads folder (private), where its owner puts the
+// files its pages may be given.
 func (r *run) publishGuard(w *world) {
 	g := w.guard
-	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL(), doors: Doors{Folder: r.folderOf(w.name()), Files: g.net.Files}})
+	d := Doors{Folder: r.folderOf(w.name()), Files: g.net.Files}
+	if d.Folder != "" {
+		if err := os.MkdirAll(filepath.Join(d.Folder, UploadsDir), 0o700); err != nil {
+			r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's uploads folder was not made")
+		}
+	}
+	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL(), doors: d})
 }
