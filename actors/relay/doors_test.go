@@ -189,3 +189,48 @@ func TestUnguardedWorldsDoorsStayOpen(t *testing.T) {
 		}
 	}
 }
+
+// A page refused the raw protocol finds, in place of its binding, the
+// refusal: chromedriver's BiDi mapper, sent without waiting for the
+// answer, fails with the rule's words.
+func TestRefusedBindingThrowsTheRefusal(t *testing.T) {
+	client := newMemConn()
+	b := &historyBrowser{memConn: newMemConn()}
+	relay := New(Spec{ID: 1, Client: client, Browser: b, Endpoint: browser.Endpoint{Generation: 1}, Resilient: true, World: benchWorld{}, WorldContext: "W", Log: zerolog.Nop()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = relay.Serve(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	next := func(what string) string {
+		t.Helper()
+		select {
+		case <-client.out:
+			return string(client.last)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no message to the client after %s", what)
+		}
+		return ""
+	}
+	b.in <- []byte(`{"method":"Target.attachedToTarget","params":{"sessionId":"S9","targetInfo":{"targetId":"T1","type":"page","url":"about:blank","browserContextId":"W"},"waitingForDebugger":false}}`)
+	if got := next("the attach"); !strings.Contains(got, `"S9"`) {
+		t.Fatalf("the client was told %s", got)
+	}
+	client.in <- []byte(`{"id":1,"method":"Target.exposeDevToolsProtocol","params":{"targetId":"T1","bindingName":"cdp"}}`)
+	if got := next("the request"); !strings.Contains(got, "no raw protocol in a world") {
+		t.Fatalf("answered %s", got)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.sent) != 1 {
+		t.Fatalf("the browser was sent %q, want the binding's refusal alone", b.sent)
+	}
+	var eval struct {
+		Method    string
+		SessionID string
+		Params    struct{ Expression string }
+	}
+	if err := json.Unmarshal(b.sent[0], &eval); err != nil || eval.Method != "Runtime.evaluate" || eval.SessionID != "S9" ||
+		!strings.Contains(eval.Params.Expression, `globalThis, "cdp"`) || !strings.Contains(eval.Params.Expression, "(rule: no raw protocol in a world)") {
+		t.Fatalf("the browser was sent %s", b.sent[0])
+	}
+}

@@ -67,6 +67,9 @@ type worldFilter struct {
 	gen     int             // that browser's generation
 	former  map[string]bool // the world's contexts in browsers that are gone: named by a client, they mean its context now
 	targets map[string]bool // the world's targets the client was told of
+	// sessions are the client's sessions on the world's targets, by
+	// session: where the wall speaks to a page itself (world_doors.go).
+	sessions map[string]string
 
 	foreign  map[string]bool           // sessions on other worlds' targets, being let go: nothing of them reaches the client
 	rewrites map[int64]worldRewrite    // client requests whose answers the filter reads before the client does
@@ -105,7 +108,7 @@ type worldOwnRequest struct {
 
 func newWorldFilter(w World, context string, gen int) *worldFilter {
 	return &worldFilter{
-		w: w, context: context, gen: gen, former: map[string]bool{}, targets: map[string]bool{},
+		w: w, context: context, gen: gen, former: map[string]bool{}, targets: map[string]bool{}, sessions: map[string]string{},
 		foreign: map[string]bool{}, rewrites: map[int64]worldRewrite{}, own: map[int64]worldOwnRequest{},
 	}
 }
@@ -144,6 +147,7 @@ func (f *worldFilter) rebase(context string, gen int) {
 	}
 	f.context, f.gen = context, gen
 	clear(f.targets)
+	clear(f.sessions)
 	clear(f.foreign)
 	clear(f.own)
 }

@@ -90,6 +90,7 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 		switch {
 		case f.owns(p.TargetInfo.BrowserContextID):
 			f.targets[p.TargetInfo.TargetID] = true
+			f.sessions[p.SessionID] = p.TargetInfo.TargetID
 			run.r.spec.Journal.Attached(p.SessionID, p.TargetInfo.TargetID)
 		case p.TargetInfo.Type == "browser":
 			// The client's own Target.attachToBrowserTarget: the browser's
@@ -100,6 +101,7 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 		}
 	case "Target.detachedFromTarget", "Target.receivedMessageFromTarget":
 		if h.Is("Target.detachedFromTarget") {
+			delete(f.sessions, p.SessionID)
 			run.r.spec.Journal.Detached(p.SessionID)
 		}
 		if f.foreign[p.SessionID] {

@@ -42,7 +42,11 @@ const (
 func (run *relayRun) worldDoors(msg *transport.Message, h *transport.Head, rule worldRule) bool {
 	w := run.world.w
 	if rule == worldRawChannel {
-		run.worldDeny(msg, h, "", ruleRawChannel, fmt.Sprintf(errRawChannel, h.Method, w.Name()))
+		text := fmt.Sprintf(errRawChannel, h.Method, w.Name())
+		if h.Is("Target.exposeDevToolsProtocol") {
+			run.worldBindingRefused(msg.B, text)
+		}
+		run.worldDeny(msg, h, "", ruleRawChannel, text)
 		return false
 	}
 	if !w.Walled() {
@@ -76,6 +80,42 @@ func (run *relayRun) worldDoors(msg *transport.Message, h *transport.Head, rule 
 		return run.worldSavesFiles(msg, h)
 	}
 	return true
+}
+
+// worldBindingRefused makes the binding a refused
+// Target.exposeDevToolsProtocol would have given the page throw the
+// refusal when the page reads it. chromedriver sends its BiDi mapper
+// without waiting for the answer; the mapper then fails with the rule's
+// words instead of "Cannot read properties of undefined". It is evaluated
+// on the client's sessions on that page, before anything the client sends
+// after (the browser keeps a session's order).
+func (run *relayRun) worldBindingRefused(msg []byte, text string) {
+	params, err := readParamMap(msg)
+	if err != nil || run.link == nil {
+		return
+	}
+	target, err1 := stringParam(params, "targetId")
+	binding, err2 := stringParam(params, "bindingName")
+	if target == nil || errors.Join(err1, err2) != nil {
+		return
+	}
+	name := "cdp" // Chromium's default
+	if binding != nil && *binding != "" {
+		name = *binding
+	}
+	expr := fmt.Sprintf("Object.defineProperty(globalThis, %s, {configurable: true, get() { throw new Error(%s); }})", jsonString(name), jsonString(text))
+	for session, t := range run.world.sessions {
+		if t != *target {
+			continue
+		}
+		id := run.internalID()
+		run.world.own[id] = worldOwnRequest{} // its answer is the wall's
+		q := fmt.Appendf(nil, `{"id":%d,"method":"Runtime.evaluate","params":{"expression":%s},"sessionId":%s}`, id, jsonString(expr), jsonString(session))
+		if err := run.link.conn.Write(q, false); err != nil {
+			run.browserLost(err)
+			return
+		}
+	}
 }
 
 // worldDeny answers a request the doors refused, and journals it.
