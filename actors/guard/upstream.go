@@ -105,8 +105,18 @@ func (u *Upstream) Redacted() string {
 // String is Redacted: an Upstream printed by mistake shows no secret.
 func (u *Upstream) String() string { return u.Redacted() }
 
+// WithCredentials is the proxy's URL, credentials and all: for the file a
+// kept world's policy is saved in (0600, actors/profiles) alone, never a
+// log, a list or an error.
+func (u *Upstream) WithCredentials() string {
+	if u == nil {
+		return ""
+	}
+	return u.url().String()
+}
+
 // url is the proxy's URL with its credentials, for the HTTP transport's
-// Proxy only.
+// Proxy and the kept policy only.
 func (u *Upstream) url() *url.URL {
 	out := &url.URL{Scheme: u.scheme, Host: u.hostport}
 	if u.hasAuth {

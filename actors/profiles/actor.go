@@ -8,8 +8,6 @@ package profiles
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -33,12 +31,14 @@ type Spec struct {
 // kill loses what changed in the last read's interval and this.
 const DefaultWriteDelay = 200 * time.Millisecond
 
-// Kept is one kept world as listed: its name, the size of its file and
-// when it was last saved.
+// Kept is one kept world as listed: its name, the size of its storage
+// file and when it was last saved (zero: only its policy is kept yet), and
+// the policy kept with it (nil: none, or a file that cannot be read).
 type Kept struct {
-	Name  string
-	Bytes int64
-	Saved time.Time
+	Name   string
+	Bytes  int64
+	Saved  time.Time
+	Policy *state.WorldPolicy
 }
 
 // Errors of the room.
@@ -87,8 +87,8 @@ func (a *Actor) Save(ctx context.Context, name string, st storagestate.State) er
 	return actor.Send(ctx, a.mailbox, save{name: name, state: st})
 }
 
-// Forget deletes the world's profile, and what was handed in and not yet
-// written; forgot says there was one.
+// Forget deletes the world's profile (its storage and its policy), and
+// what was handed in and not yet written; forgot says there was one.
 func (a *Actor) Forget(ctx context.Context, name string) (forgot bool, err error) {
 	got, err := actor.Ask(ctx, a.mailbox, func(r chan forgotten) any { return forget{name: name, reply: r} })
 	if err != nil {
@@ -223,6 +223,8 @@ func (s *serving) on(m any) {
 		delete(s.a.known, m.name)
 		forgot, err := s.a.remove(m.name)
 		m.reply <- forgotten{forgot: forgot, err: err}
+	case loadPolicy, savePolicy:
+		s.a.onPolicy(m)
 	case list, flush: // once everything handed in is on disk: sizes and times as of now
 		if len(s.pending) == 0 && s.inFlight == nil {
 			s.answer(m, s.errs)
@@ -341,21 +343,18 @@ func (a *Actor) writeAll(batch map[string]storagestate.State) []written {
 // ErrNoDir: the profiles directory is gone or not the user's.
 var ErrNoDir = errors.New("no profiles directory")
 
+// remove deletes the world's storage and policy files.
 func (a *Actor) remove(name string) (bool, error) {
-	p := a.path(name)
-	info, err := os.Lstat(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
+	storage, err := a.removeMine(a.path(name))
 	if err != nil {
 		return false, err
 	}
-	if info.Mode()&os.ModeSymlink != 0 || !state.Mine(p) {
-		return false, fmt.Errorf("%w: %s", ErrNotMine, p)
+	policy, err := a.removeMine(a.policyPath(name))
+	if err != nil {
+		return storage, err
 	}
-	if err := os.Remove(p); err != nil {
-		return false, err
+	if storage || policy {
+		a.spec.Log.Info().Str("world", name).Bool("policy", policy).Msg("the world's profile was deleted")
 	}
-	a.spec.Log.Info().Str("world", name).Msg("the world's profile was deleted")
-	return true, nil
+	return storage || policy, nil
 }

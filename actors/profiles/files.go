@@ -124,17 +124,39 @@ func (a *Actor) list() ([]Kept, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Kept
+	kept := map[string]*Kept{}
+	of := func(name string) *Kept {
+		if kept[name] == nil {
+			kept[name] = &Kept{Name: name}
+		}
+		return kept[name]
+	}
 	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), fileSuffix)
-		if !ok || strings.HasPrefix(name, ".") || !state.Mine(filepath.Join(a.spec.Dir, e.Name())) {
+		name, storage := strings.CutSuffix(e.Name(), fileSuffix)
+		if !storage {
+			name, _ = strings.CutSuffix(e.Name(), policySuffix)
+		}
+		if name == e.Name() || strings.HasPrefix(name, ".") || !state.Mine(filepath.Join(a.spec.Dir, e.Name())) {
+			continue
+		}
+		if !storage { // listed, its policy too when it can be read (its making says why not)
+			if p, found, err := a.readPolicy(name); err == nil && found {
+				of(name).Policy = &p
+			} else {
+				of(name)
+			}
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		out = append(out, Kept{Name: name, Bytes: info.Size(), Saved: info.ModTime()})
+		k := of(name)
+		k.Bytes, k.Saved = info.Size(), info.ModTime()
+	}
+	out := make([]Kept, 0, len(kept))
+	for _, k := range kept {
+		out = append(out, *k)
 	}
 	slices.SortFunc(out, func(x, y Kept) int { return strings.Compare(x.Name, y.Name) })
 	return out, nil

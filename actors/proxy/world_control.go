@@ -190,6 +190,10 @@ func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 			code = http.StatusRequestEntityTooLarge
 		case errors.Is(err, guard.ErrUpstreamUnreachable):
 			code = http.StatusBadGateway // the world's upstream proxy, named in err
+		case errors.Is(err, state.ErrPolicyKept):
+			code = http.StatusConflict // its text says so to the client (state.ErrPolicyKept)
+		case errors.Is(err, worlds.ErrKeptUnreadable):
+			code = http.StatusConflict // the kept file, named in err
 		case refusedAsGiven(err):
 			code = http.StatusBadRequest // before ErrUnknownWorld: a seed's from_world may be unknown
 		case errors.Is(err, worlds.ErrUnknownWorld):
@@ -219,8 +223,11 @@ func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) 
 			return state.WorldStatus{}, err
 		}
 	}
+	if req.Replace && req.WorldPolicy.Empty() {
+		return state.WorldStatus{}, ErrReplaceAlone
+	}
 	// The policy before the seed: the world's first context is guarded.
-	guarded, err := p.GuardWorld(r.Context(), name, req.WorldPolicy)
+	guarded, err := p.GuardWorld(r.Context(), name, req.WorldPolicy, req.Replace)
 	if err != nil {
 		return state.WorldStatus{}, err
 	}

@@ -5,47 +5,38 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // ErrBadPolicy refuses a world's network policy that cannot be read, before
 // anything is made.
-var ErrBadPolicy = errors.New("not a network policy")
+var ErrBadPolicy = worlds.ErrBadPolicy
 
-// PolicyOf reads a world's network policy and upstream proxy (the HTTP
-// body's and the MCP tool's allow_hosts, deny_hosts and proxy); none when
-// it has neither. Its errors name every pattern it cannot read, and a
+// PolicyOf reads a world's network policy, upstream proxy and folders (the
+// HTTP body's and the MCP tool's allow_hosts, deny_hosts, proxy and
+// allow_files); none when it has none. The folders are resolved here, the
+// edge (worlds.Folders): ~ and relative paths, each a directory that
+// exists. Its errors name every pattern and folder it cannot take, and a
 // proxy's URL never (it may hold a password).
 func PolicyOf(p state.WorldPolicy) (worlds.Network, error) {
-	var n worlds.Network
-	var errs []error
-	if p.Guarded() {
-		pol, err := guard.ParsePolicy(p.AllowHosts, p.DenyHosts)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		n.Policy = pol
+	if len(p.AllowFiles) > 0 && !p.Guarded() && p.Proxy == "" {
+		return worlds.Network{}, fmt.Errorf("%w: %w", ErrBadPolicy, worlds.ErrFilesNeedGuard)
 	}
-	if p.Proxy != "" {
-		up, err := guard.ParseUpstream(p.Proxy)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("proxy: %w", err))
-		}
-		n.Upstream = up
+	files, err := worlds.Folders("allow_files", p.AllowFiles)
+	if err != nil {
+		return worlds.Network{}, fmt.Errorf("%w: %w", ErrBadPolicy, err)
 	}
-	if len(errs) > 0 {
-		return worlds.Network{}, fmt.Errorf("%w: %w", ErrBadPolicy, errors.Join(errs...))
-	}
-	return n, nil
+	p.AllowFiles = files
+	return worlds.NetworkOf(p)
 }
 
 // GuardWorld makes the world called name with its network policy, or
 // gives the guarded world open under that name the new one (the owner's
-// change); made says it was new. A policy that cannot be read is refused
-// before anything is made; an empty one does nothing.
-func (p *Actor) GuardWorld(ctx context.Context, name string, r state.WorldPolicy) (made bool, err error) {
+// change); made says it was new. A kept world that keeps another policy
+// gets this one only with replace. A policy that cannot be read is
+// refused before anything is made; an empty one does nothing.
+func (p *Actor) GuardWorld(ctx context.Context, name string, r state.WorldPolicy, replace bool) (made bool, err error) {
 	n, err := PolicyOf(r)
 	if err != nil || n.None() {
 		return false, err
@@ -53,15 +44,18 @@ func (p *Actor) GuardWorld(ctx context.Context, name string, r state.WorldPolicy
 	if p.spec.Worlds == nil {
 		return false, ErrNoWorlds
 	}
-	return p.spec.Worlds.MakeGuarded(ctx, name, n)
+	return p.spec.Worlds.MakeGuarded(ctx, name, n, replace)
 }
+
+// ErrReplaceAlone: replace without a policy to replace the kept one with.
+var ErrReplaceAlone = fmt.Errorf("%w: replace replaces a kept world's network policy with the one given: give allow_hosts, deny_hosts or proxy with it", ErrBadPolicy)
 
 // policyStatus is a world's policy as the lists show it.
 func policyStatus(info *worlds.PolicyInfo) *state.WorldPolicy {
 	if info == nil {
 		return nil
 	}
-	p := &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts, Proxy: info.Proxy}
+	p := &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts, Proxy: info.Proxy, AllowFiles: info.AllowFiles}
 	if len(info.Counts) > 0 {
 		p.Hosts = make(map[string]state.HostCount, len(info.Counts))
 		for h, c := range info.Counts {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -107,6 +108,13 @@ func (p *Actor) worldNewPage(r *http.Request, world *worlds.World, at worldAt, e
 	target := r.URL.RawQuery // Chromium takes the query as the URL, escaped or not
 	if u, err := url.QueryUnescape(target); err == nil {
 		target = u
+	}
+	if err := world.DoorURL(target); err != nil {
+		// A guarded world's door, as its relays judge Target.createTarget.
+		if j := p.spec.Journal; j != nil {
+			j.Record(journal.Entry{World: world.Name(), Kind: journal.KindDenied, Method: "/json/new", URL: target, Note: "a guarded world touches nothing of the machine"})
+		}
+		return jsonAnswer{}, &browserFailed{status: http.StatusForbidden, err: fmt.Errorf("/json/new is refused in world %q: %w (rule: a guarded world touches nothing of the machine)", world.Name(), err)}
 	}
 	id, err := p.spec.Worlds.NewPage(r.Context(), world, ep, target)
 	if err != nil {

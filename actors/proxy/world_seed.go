@@ -19,7 +19,7 @@ import (
 var ErrBadSeed = errors.New("not a seed")
 
 // seedShape says what a seed looks like, for the refusals.
-const seedShape = `{"storage_state": {…Playwright's storage state…}, "from_user_browser": ["https://…"], "from_world": "NAME", "origins": ["https://…"], "allow_hosts": ["example.com"], "deny_hosts": ["*.example.com"]}, every field optional`
+const seedShape = `{"storage_state": {…Playwright's storage state…}, "from_user_browser": ["https://…"], "from_world": "NAME", "origins": ["https://…"], "allow_hosts": ["example.com"], "deny_hosts": ["*.example.com"], "proxy": "http://…", "allow_files": ["/folder"], "replace": true}, every field optional`
 
 // maxSeedBody bounds a seed's body: a storage state and some origins.
 const maxSeedBody = storagestate.MaxSize + 1<<16

@@ -234,3 +234,19 @@ func TestRefusedBindingThrowsTheRefusal(t *testing.T) {
 		t.Fatalf("the browser was sent %s", b.sent[0])
 	}
 }
+
+// folderlessWorld is a guarded world whose instance keeps no downloads.
+type folderlessWorld struct{ walledWorld }
+
+func (folderlessWorld) DoorDownloads(string) (string, error) { return "", nil }
+
+// A guarded world without a folder denies its client's downloads, and
+// the client (Playwright, which sets them while it connects) still works.
+func TestFolderlessGuardedWorldDeniesDownloads(t *testing.T) {
+	sent, got := throughDoors(t, folderlessWorld{}, []string{
+		`{"id":1,"method":"Browser.setDownloadBehavior","params":{"behavior":"allowAndName","downloadPath":"/tmp/playwright-artifacts-x","eventsEnabled":true}}`,
+	})
+	if strings.Contains(got[0], `"error"`) || !strings.Contains(sentMethod(sent, 1), `"behavior":"deny"`) {
+		t.Fatalf("answered %s, sent %s", got[0], sentMethod(sent, 1))
+	}
+}

@@ -51,7 +51,8 @@ type World interface {
 	// DoorFile is nil when a client of the world may hand its pages the
 	// file at path.
 	DoorFile(path string) error
-	// DoorDownloads is where a download path a client names lands.
+	// DoorDownloads is where a download path a client names lands; "":
+	// nowhere (its downloads are denied).
 	DoorDownloads(path string) (string, error)
 }
 

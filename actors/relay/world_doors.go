@@ -206,7 +206,11 @@ func keptDownloads(w World, msg []byte) ([]byte, string, error) {
 	if path != nil && to == *path {
 		return msg, to, nil
 	}
-	rewritten, err := withParam(msg, "downloadPath", to)
+	key := "downloadPath"
+	if to == "" {
+		key, to = "behavior", "deny" // the world has no folder: nothing lands anywhere
+	}
+	rewritten, err := withParam(msg, key, to)
 	if err != nil {
 		return nil, deref(path), errUnreadable
 	}

@@ -25,6 +25,7 @@ const (
 	InstancePorts Setting = "instance_ports" // the port range of extra instances
 	Instance      Setting = "instance"       // which instance of a coordinator
 	AllowOrigin   Setting = "allow_origin"   // websocket origins let in
+	Replace       Setting = "replace"        // a kept world's policy replaced by the one given
 )
 
 // Action is what to do with a Setting.

@@ -19,6 +19,12 @@ type WorldPolicy struct {
 	// (http://***@host:port). A proxy alone is no policy: private
 	// addresses stay open to the world.
 	Proxy string `json:"proxy,omitempty"`
+	// AllowFiles are folders besides the world's own whose files its
+	// clients may hand its pages (absolute; a request's are resolved at
+	// the edge: ~ and relative paths, each an existing directory). Only
+	// with a guard (host lists or a proxy): a world without one reaches
+	// every file of its owner already.
+	AllowFiles []string `json:"allow_files,omitempty"`
 	// Hosts is what the world's requests reached and were denied since its
 	// guard started, by host:port (lists only; a request's is ignored).
 	Hosts map[string]HostCount `json:"hosts,omitempty"`
@@ -31,9 +37,10 @@ type HostCount struct {
 	Denied  int `json:"denied"`
 }
 
-// Empty says the world has no policy and no upstream proxy.
+// Empty says the request gives no policy, no upstream proxy and no
+// folders.
 func (p WorldPolicy) Empty() bool {
-	return len(p.AllowHosts) == 0 && len(p.DenyHosts) == 0 && p.Proxy == ""
+	return len(p.AllowHosts) == 0 && len(p.DenyHosts) == 0 && p.Proxy == "" && len(p.AllowFiles) == 0
 }
 
 // Guarded says the world has host lists: a policy (a proxy alone is none).
@@ -44,11 +51,22 @@ func (p WorldPolicy) Guarded() bool { return len(p.AllowHosts) > 0 || len(p.Deny
 type WorldOpen struct {
 	WorldSeed
 	WorldPolicy
+	// Replace gives a kept world the policy given although it keeps
+	// another with its profile (else ErrPolicyKept).
+	Replace bool `json:"replace,omitempty"`
 }
 
-// ErrNoPolicy: the coordinator made the world without its network policy
-// (one older than policies): nothing may run in it as if it had one.
-var ErrNoPolicy = errors.New("the coordinator did not apply the world's network policy (older than guardrails); restart it")
+// Errors of a world's policy.
+var (
+	// ErrNoPolicy: the coordinator made the world without its network
+	// policy (one older than policies): nothing may run in it as if it
+	// had one.
+	ErrNoPolicy = errors.New("the coordinator did not apply the world's network policy (older than guardrails); restart it")
+	// ErrPolicyKept: a policy given for a kept world that keeps another
+	// with its profile, without replace. The coordinator answers it 409,
+	// its text in the answer's (how the client knows it again).
+	ErrPolicyKept = errors.New("it keeps another network policy with its profile")
+)
 
 // OpenWorldWith is OpenSeededWorld with a network policy too. A policy not
 // applied is an error (ErrWorldRefused with the coordinator's reason, or

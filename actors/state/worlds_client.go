@@ -145,5 +145,19 @@ func worldRequest(ctx context.Context, method, url string, body []byte, into any
 		return got, ErrNoWorldRequests
 	}
 	why := strings.TrimSpace(strings.TrimPrefix(string(got), "cdpvisor: "))
+	if resp.StatusCode == http.StatusConflict && strings.Contains(why, ErrPolicyKept.Error()) {
+		return got, fmt.Errorf("%w (%s): %w", ErrWorldRefused, resp.Status, refusal{why, ErrPolicyKept})
+	}
 	return got, fmt.Errorf("%w (%s): %s", ErrWorldRefused, resp.Status, why)
 }
+
+// refusal is a coordinator's refusal known by its kind: its text the
+// coordinator's, and it is its kind (errors.Is), so the edge words its
+// fix (a kept policy: replace).
+type refusal struct {
+	text string
+	kind error
+}
+
+func (r refusal) Error() string { return r.text }
+func (r refusal) Unwrap() error { return r.kind }

@@ -1,7 +1,6 @@
 package worlds
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -63,15 +62,13 @@ func (w *World) DoorFile(path string) error {
 
 // DoorDownloads is where a download path a client of the world names
 // lands: the same path in a world without a guard, or inside its folders;
-// else the world's own folder. An error: a guarded world without a
-// folder of its own (the instance keeps no downloads).
+// else the world's own folder; "" for a guarded world without a folder of
+// its own (the instance keeps no downloads): nowhere, its downloads are
+// denied.
 func (w *World) DoorDownloads(path string) (string, error) {
 	p := w.proxy.Load()
 	if p == nil || (path != "" && guard.InsideFolders(path, p.doors.Folders())) {
 		return path, nil
-	}
-	if p.doors.Folder == "" {
-		return "", fmt.Errorf("%w: the instance keeps no downloads, so the world has no folder for them", guard.ErrFileOutside)
 	}
 	return p.doors.Folder, nil
 }

@@ -62,6 +62,8 @@ type PolicyInfo struct {
 	DenyHosts  []string `json:"deny_hosts"`
 	// Proxy is its upstream proxy without its credentials; "": none.
 	Proxy string `json:"proxy,omitempty"`
+	// AllowFiles are the folders besides its own whose files its pages may get.
+	AllowFiles []string `json:"allow_files,omitempty"`
 	// Counts are the hosts its requests reached and were denied, by host:port.
 	Counts map[string]guard.HostCount `json:"hosts,omitempty"`
 }
@@ -70,10 +72,12 @@ type PolicyInfo struct {
 // upstream proxy (none: as Make). A world already open with a guard gets
 // the new ones (the owner's change: every request from now on is judged
 // and sent by them); one open without a guard is refused
-// (ErrPolicyNeedsNewWorld). An upstream proxy that cannot be reached is
-// refused (guard.ErrUpstreamUnreachable) before anything is made. made
-// says the world was new.
-func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network) (made bool, err error) {
+// (ErrPolicyNeedsNewWorld). A kept world that keeps another policy with
+// its profile, open or not, gets the new one only with replace (else
+// state.ErrPolicyKept; kept_guard.go). An upstream proxy that cannot be
+// reached is refused (guard.ErrUpstreamUnreachable) before anything is
+// made. made says the world was new.
+func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network, replace bool) (made bool, err error) {
 	if n.None() {
 		return a.Make(ctx, name)
 	}
@@ -87,7 +91,9 @@ func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network) (made b
 			return false, fmt.Errorf("world %s: %w", name, err)
 		}
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any { return makeGuarded{name: name, net: n, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any {
+		return makeGuarded{name: name, net: n, replace: replace, reply: r}
+	})
 	if err != nil {
 		return false, err
 	}
@@ -105,9 +111,10 @@ func (a *Actor) Policy(ctx context.Context, name string) (*PolicyInfo, error) {
 
 type (
 	makeGuarded struct {
-		name  string
-		net   Network
-		reply chan guardedAnswer
+		name    string
+		net     Network
+		replace bool // a kept world's kept policy too
+		reply   chan guardedAnswer
 	}
 	guardedAnswer struct {
 		made bool
@@ -147,6 +154,12 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 		if w.guard == nil {
 			return guardedAnswer{err: fmt.Errorf("%w: world %q is open without either; close it, then open it with them", ErrPolicyNeedsNewWorld, m.name)}
 		}
+		if w.guard.net.differs(m.net) == "" {
+			return guardedAnswer{} // the same again: nothing changes
+		}
+		if err := r.keepChange(m, w.guard.net, true); err != nil {
+			return guardedAnswer{err: err}
+		}
 		w.guard.net = m.net
 		if w.guard.proxy != nil {
 			w.guard.proxy.SetPolicy(m.net.Policy, m.net.Upstream)
@@ -155,16 +168,23 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 		m.net.log(r.log.Info().Str("world", m.name)).Msg("world's network policy changed")
 		return guardedAnswer{}
 	}
-	// The guard first: a world whose guard cannot start is not made. The
-	// policy given wins over one the name had before.
-	delete(r.a.retired, m.name)
+	kept, found, err := r.keptNetwork(m.name)
+	if err != nil && !m.replace { // with replace, the file is written anew
+		return guardedAnswer{err: err}
+	}
+	// The guard first: a world whose guard cannot start is not made; nor
+	// one whose policy cannot be kept.
 	g := &worldGuard{net: m.net}
 	if err := r.startGuard(m.name, g); err != nil {
 		return guardedAnswer{err: err}
 	}
-	w, _ := r.bookEntry(m.name)
-	w.guard = g
-	r.publishGuard(w)
+	if err := r.keepChange(m, kept, found); err != nil {
+		g.proxy.Close()
+		return guardedAnswer{err: err}
+	}
+	// The policy given wins over one the name had before.
+	delete(r.a.retired, m.name)
+	w, _, _ := r.makeEntry(m.name, g)
 	m.net.log(r.log.Info().Str("world", m.name)).Str("guard", g.proxy.Addr()).Msg("world's network guard started")
 	if r.running {
 		r.ensure(w, nil) // its first client finds its context made
@@ -234,8 +254,7 @@ func (w *world) policyInfo() *PolicyInfo {
 	if w.guard == nil {
 		return nil
 	}
-	n := w.guard.net
-	info := &PolicyInfo{AllowHosts: n.Policy.AllowHosts(), DenyHosts: n.Policy.DenyHosts(), Proxy: n.Upstream.Redacted()}
+	info := w.guard.net.info()
 	if w.guard.proxy != nil {
 		info.Counts = w.guard.proxy.Counts()
 	}
@@ -277,46 +296,15 @@ func (r *run) reopenGuards() {
 	}
 }
 
-// retireGuard closes a world's guard as the world closes, and remembers
-// its policy and upstream proxy by name for the actor's life: a world made again under that
-// name (its first use at /context/NAME, a client's reconnection) gets it
-// again, so no client of a guarded world lifts its policy by having it
-// closed and made anew. A policy given at the new making replaces it.
-func (r *run) retireGuard(w *world) {
-	if w.guard == nil {
-		return
-	}
-	w.closeGuard()
-	if r.a.retired == nil {
-		r.a.retired = map[string]Network{}
-	}
-	r.a.retired[w.name()] = w.guard.net
-}
-
-// rehireGuard gives a world being made the policy its name had, if it had
-// one. A guard that cannot start now is started again when its context is
-// made, and until then the world's context is not made: closed, never
-// open.
-func (r *run) rehireGuard(w *world) {
-	n, ok := r.a.retired[w.name()]
-	if !ok {
-		return
-	}
-	w.guard = &worldGuard{net: n}
-	if err := r.startGuard(w.name(), w.guard); err != nil {
-		r.log.Error().Err(err).Str("world", w.name()).Msg("the network guard of a world made again did not start")
-		return
-	}
-	r.publishGuard(w)
-	n.log(r.log.Info().Str("world", w.name())).Str("guard", w.guard.proxy.Addr()).Msg("world made again with the network policy it had")
-}
-
 // log adds the policy and the upstream (without its credentials) to a
 // log line.
 func (n Network) log(e *zerolog.Event) *zerolog.Event {
 	e = e.Strs("allowHosts", n.Policy.AllowHosts()).Strs("denyHosts", n.Policy.DenyHosts())
 	if n.Upstream != nil {
 		e = e.Str("upstreamProxy", n.Upstream.Redacted())
+	}
+	if len(n.Files) > 0 {
+		e = e.Strs("allowFiles", n.Files)
 	}
 	return e
 }

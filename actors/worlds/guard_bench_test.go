@@ -55,7 +55,7 @@ func TestGuardCost(t *testing.T) {
 	}, proxy.Spec{})
 	ctx := served.Context(t)
 	policy, _ := guard.ParsePolicy([]string{a.hostport()}, nil)
-	if _, err := inst.Worlds.MakeGuarded(ctx, "guarded", worlds.Network{Policy: policy}); err != nil {
+	if _, err := inst.Worlds.MakeGuarded(ctx, "guarded", worlds.Network{Policy: policy}, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := inst.Worlds.Make(ctx, "plain"); err != nil {
@@ -92,7 +92,7 @@ func TestGuardCost(t *testing.T) {
 	}
 	mid := heap()
 	for i := range n {
-		if _, err := inst.Worlds.MakeGuarded(ctx, fmt.Sprintf("guarded-%d", i), worlds.Network{Policy: policy}); err != nil {
+		if _, err := inst.Worlds.MakeGuarded(ctx, fmt.Sprintf("guarded-%d", i), worlds.Network{Policy: policy}, false); err != nil {
 			t.Fatal(err)
 		}
 	}

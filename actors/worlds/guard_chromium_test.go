@@ -151,7 +151,7 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if made, err := inst.Worlds.MakeGuarded(served.Context(t), "guarded", worlds.Network{Policy: policy}); err != nil || !made {
+	if made, err := inst.Worlds.MakeGuarded(served.Context(t), "guarded", worlds.Network{Policy: policy}, false); err != nil || !made {
 		t.Fatalf("MakeGuarded: %v %v", made, err)
 	}
 

@@ -76,7 +76,11 @@ func (r *run) open(m openWorld) {
 			return
 		}
 	} else {
-		w, _ = r.bookEntry(m.name)
+		var err error
+		if w, _, err = r.bookEntry(m.name); err != nil {
+			m.reply <- opened{err: err}
+			return
+		}
 	}
 	if err := r.adopt(m.ep); err != nil {
 		m.reply <- opened{world: w.handle, err: err}

@@ -35,12 +35,17 @@ type follower struct {
 
 // Make makes the world called name if it is not open (its context is made
 // at once when a browser runs, else in the next one), without launching
-// anything; made says it was new.
+// anything; made says it was new. A kept world gets the policy it keeps
+// (or none is made: kept_guard.go).
 func (a *Actor) Make(ctx context.Context, name string) (made bool, err error) {
 	if err := CheckName(name); err != nil {
 		return false, err
 	}
-	return actor.Ask(ctx, a.mailbox, func(r chan bool) any { return makeWorld{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any { return makeWorld{name: name, reply: r} })
+	if err != nil {
+		return false, err
+	}
+	return got.made, got.err
 }
 
 type (
@@ -50,7 +55,7 @@ type (
 	}
 	makeWorld struct {
 		name  string
-		reply chan bool
+		reply chan guardedAnswer
 	}
 )
 
@@ -66,29 +71,41 @@ func (r *run) handleFollowing(m any) bool {
 		slices.Sort(names)
 		m.reply <- names
 	case makeWorld:
-		w, made := r.bookEntry(m.name)
+		w, made, err := r.bookEntry(m.name)
 		if made && r.running {
 			r.ensure(w, nil) // its first client finds its context made
 		}
-		m.reply <- made
+		m.reply <- guardedAnswer{made: made, err: err}
 	default:
 		return false
 	}
 	return true
 }
 
-// bookEntry is the world called name, made and told of if new.
-func (r *run) bookEntry(name string) (*world, bool) {
+// bookEntry is the world called name, made and told of if new, with the
+// policy its name had (rehireGuard): a kept policy that cannot be read
+// makes none.
+func (r *run) bookEntry(name string) (*world, bool, error) { return r.makeEntry(name, nil) }
+
+// makeEntry is bookEntry with the guard g when it is made (nil: the
+// policy its name had).
+func (r *run) makeEntry(name string, g *worldGuard) (*world, bool, error) {
 	if w := r.a.book[name]; w != nil {
-		return w, false
+		return w, false, nil
 	}
 	w := newBookEntry(newWorld(name, r.a))
+	if g != nil {
+		w.guard = g
+		r.publishGuard(w)
+	} else if err := r.rehireGuard(w); err != nil {
+		r.log.Error().Err(err).Str("world", name).Msg("the world was not made")
+		return nil, false, err
+	}
 	r.loadProfile(w)
-	r.rehireGuard(w)
 	r.a.book[name] = w
 	r.log.Info().Str("world", name).Bool("kept", w.store.kept).Msg("world opened")
 	r.tellFollowers(News{Name: name, Open: true})
-	return w, true
+	return w, true, nil
 }
 
 // tellFollowers gives every follower the news, before the request that

@@ -8,6 +8,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
+	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
@@ -17,10 +18,13 @@ import (
 // world but a fresh agent-… one) kept on disk by the ProfilesActor.
 
 // Profiles is the room that keeps the kept worlds' storage on disk (the
-// ProfilesActor); nil keeps nothing.
+// ProfilesActor), and their network policies (kept_guard.go); nil keeps
+// nothing. Forget deletes both.
 type Profiles interface {
 	Load(ctx context.Context, name string) (storagestate.State, bool, error)
 	Save(ctx context.Context, name string, st storagestate.State) error
+	LoadPolicy(ctx context.Context, name string) (state.WorldPolicy, bool, error)
+	SavePolicy(ctx context.Context, name string, p state.WorldPolicy) error
 	Forget(ctx context.Context, name string) (bool, error)
 	List(ctx context.Context) ([]profiles.Kept, error)
 }

@@ -83,7 +83,11 @@ func (r *run) seedWorld(m seedWorld) {
 			fail(err)
 			return
 		}
-		w, made := r.bookEntry(m.name)
+		w, made, err := r.bookEntry(m.name)
+		if err != nil {
+			fail(err)
+			return
+		}
 		r.give(w, st, func(err error) {
 			cookies, origins := st.Counts()
 			m.reply <- seededAnswer{seeded: Seeded{Made: made, Cookies: cookies, Origins: origins, Notes: notes}, err: err}
@@ -248,6 +252,7 @@ func (r *run) export(m exportWorld) {
 func (r *run) forgetWorld(m forgetWorld) {
 	open := r.a.book[m.name] != nil
 	drop := func() {
+		delete(r.a.retired, m.name) // closed: made again, it is as new
 		forgot := false
 		if r.a.spec.Profiles != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), profilesWait)

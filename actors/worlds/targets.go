@@ -184,14 +184,18 @@ func (r *run) list(reply chan []Summary) {
 			s.Context = w.context
 		}
 		s.Policy = w.policyInfo()
-		if k, ok := kept[w.name()]; ok && w.store.kept {
+		if k, ok := kept[w.name()]; ok && w.store.kept && !k.Saved.IsZero() {
 			s.KeptInfo = &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}
 		}
 		out = append(out, s)
 	}
 	for name, k := range kept {
 		if r.a.book[name] == nil {
-			out = append(out, Summary{Name: name, Kept: true, KeptInfo: &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}})
+			s := Summary{Name: name, Kept: true, Policy: keptPolicy(k.Policy)}
+			if !k.Saved.IsZero() { // a policy alone is kept before any storage
+				s.KeptInfo = &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}
+			}
+			out = append(out, s)
 		}
 	}
 	sortSummaries(out)

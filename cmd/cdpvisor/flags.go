@@ -34,16 +34,18 @@ func envName(flagName string) string {
 	return "CDPVISOR_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// commandLineOnly flags take no environment variable: what deletes is
-// asked for on the command line each time, never left set in a shell.
-var commandLineOnly = map[string]bool{"forget": true}
+// commandLineOnly flags take no environment variable: what deletes or
+// replaces is asked for on the command line each time, never left set in
+// a shell.
+var commandLineOnly = map[string]bool{"forget": true, "replace": true}
 
-// onlyOnCommandLine: commandLineOnly, or a world's network policy or
-// upstream proxy (left in a shell's environment, either would apply to
+// onlyOnCommandLine: commandLineOnly, or a world's network policy, upstream
+// proxy or folders (left in a shell's environment, any would apply to
 // every world made there).
 func onlyOnCommandLine(f *flag.Flag) bool {
-	_, policy := f.Value.(*seedflags.HostList)
-	return commandLineOnly[f.Name] || policy || f.Name == "proxy"
+	_, hosts := f.Value.(*seedflags.HostList)
+	_, files := f.Value.(*seedflags.FileList)
+	return commandLineOnly[f.Name] || hosts || files || f.Name == "proxy"
 }
 
 // envOverrides are install's variables, named for what they mean outside

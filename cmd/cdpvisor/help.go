@@ -30,7 +30,7 @@ type section struct{ title, body string }
 var placeholders = map[string]string{
 	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION", "drain-timeout": "DURATION",
-	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME", "proxy": "URL",
+	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME", "proxy": "URL", "allow-file": "DIR",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE", "since": "SEQ|TIME",
@@ -40,7 +40,7 @@ var placeholders = map[string]string{
 var seedFlags = flagGroup{"Seed the world (its sign-ins)", []string{"storage-state", "from-user-browser", "from-world", "origin"}}
 
 // policyFlags give a world its network policy and upstream proxy when it is made.
-var policyFlags = flagGroup{"The world's network policy", []string{"allow-host", "deny-host", "proxy"}}
+var policyFlags = flagGroup{"The world's network policy", []string{"allow-host", "deny-host", "proxy", "allow-file", "replace"}}
 
 // shownDefaults replace defaults that depend on the machine, so help reads
 // the same everywhere.
@@ -131,16 +131,19 @@ var docs = map[string]commandDoc{
 		about: "open makes the world NAME (a browser context of its own on the shared browser), or finds it, launching\n" +
 			"nothing, and prints its own endpoint http://127.0.0.1:WPORT alone on stdout, for any CDP client; a seed\n" +
 			"gives it sign-ins first, whole or not at all. A named world keeps its cookies and localStorage across\n" +
-			"restarts; close closes its clients, pages and port, --forget also deletes what it keeps. export prints its\n" +
-			"Playwright storage state. journal prints what the world's clients did (JSON lines: each command's method,\n" +
-			"target and answer, navigations' URLs, hosts reached and denied; no other parameter), --follow then each\n" +
-			"new entry until interrupted. Exits 2 for a bad name or seed, no coordinator, or a Firefox instance.",
+			"restarts, and its network policy (--allow-host, --deny-host, --proxy, --allow-file): opened again by anyone\n" +
+			"it is guarded as before, and another policy needs --replace. close closes its clients, pages and port,\n" +
+			"--forget also deletes what it keeps. export prints its Playwright storage state. journal prints what the\n" +
+			"world's clients did (JSON lines: each command's method, target and answer, navigations' URLs, hosts\n" +
+			"reached and denied; no other parameter), --follow then each new entry until interrupted. Exits 2 for a\n" +
+			"bad name or seed, no coordinator, or a Firefox instance.",
 		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, seedFlags, policyFlags,
 			{"Close and export", []string{"forget", "output"}}, {"Journal", []string{"since", "follow"}}, {"Output", []string{"json"}}, logFlags},
 		examples: []string{
 			"ENDPOINT=$(cdpvisor world open alice)",
 			"cdpvisor world open shop --storage-state shop.json",
 			"cdpvisor world open mail --from-user-browser=https://mail.example.com",
+			"cdpvisor world open shop --allow-host shop.example.com --allow-file ~/to-upload",
 			"cdpvisor world list --json",
 			"cdpvisor world export shop --output shop.json",
 			"cdpvisor world close alice --forget",

@@ -15,7 +15,7 @@ var flagOf = map[remedy.Setting]string{
 	remedy.Port: "port", remedy.Browser: "browser", remedy.UserDataDir: "user-data-dir",
 	remedy.BrowserArgs: "browser-arg", remedy.Headless: "headless", remedy.DownloadDir: "download-dir",
 	remedy.StateDir: "state-dir", remedy.MaxInstances: "max-instances", remedy.InstancePorts: "instance-ports",
-	remedy.Instance: "instance", remedy.AllowOrigin: "allow-origin",
+	remedy.Instance: "instance", remedy.AllowOrigin: "allow-origin", remedy.Replace: "replace",
 }
 
 // withEnv are the settings one usually fixes once, in the environment.
@@ -37,8 +37,8 @@ func (cliWords) Say(f remedy.Fix) string {
 		}
 	case remedy.SetTo:
 		s = fmt.Sprintf("use --%s %s", flagOf[f.Setting], f.Value)
-		if f.Setting == remedy.Headless {
-			s = "use --headless"
+		if f.Setting == remedy.Headless || f.Setting == remedy.Replace { // booleans, set true
+			s = "use --" + flagOf[f.Setting]
 		}
 	case remedy.GivePath:
 		s = fmt.Sprintf("give %s with %s", f.Value, flag)

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
 )
 
@@ -85,6 +86,7 @@ func TestEveryRemedyNamesAFlagOnTheCommandLineAndAnArgumentInMCP(t *testing.T) {
 		{"origin", fix(remedy.Fix{Do: remedy.AtStart, Setting: remedy.AllowOrigin, Value: "http://a.test", Text: "to allow it"}),
 			"start the coordinator with --allow-origin http://a.test to allow it",
 			"have your MCP host start the coordinator with CDPVISOR_ALLOW_ORIGIN=http://a.test in its environment to allow it"},
+		{"kept policy", fix(worlds.FixReplace), "use --replace to replace the kept one", "pass replace: true to replace the kept one"},
 		{"unknown instance", fix(remedy.Fix{Do: remedy.ChooseAnother, Setting: remedy.Instance, Text: "(one of them)"},
 			remedy.Fix{Do: remedy.LeaveOut, Setting: remedy.Instance, Text: "for the default one"}),
 			"choose another with --instance (one of them), or leave --instance out for the default one",

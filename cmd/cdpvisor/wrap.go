@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wrapenv"
@@ -69,7 +70,7 @@ func runWrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 		code = ee.code
 		err = ee.err
 	}
-	fmt.Fprintln(stderr, "cdpvisor wrap:", err)
+	fmt.Fprintln(stderr, "cdpvisor wrap:", remedy.Explain(err, cliWords{})) // its fixes said as flags
 	return silentExit(code)
 }
 
@@ -117,6 +118,7 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	if f.isolate.Policy, err = f.policy.Request(); err != nil {
 		return usageErr("%v", err)
 	}
+	f.isolate.Replace = f.policy.Replace
 	log, err := newLogger(stderr, f.logLevel, f.logFormat)
 	if err != nil {
 		return err

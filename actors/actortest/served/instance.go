@@ -68,13 +68,25 @@ func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance
 // the BrowserActor itself.
 func StartInstanceSeenAs(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource) *Instance {
 	t.Helper()
+	return startInstance(t, launch, ps, seen, nil)
+}
+
+// StartInstanceKeeping is StartInstance with its named worlds kept by kept
+// (their storage and policies), as the coordinator's profiles keep them.
+func StartInstanceKeeping(t testing.TB, launch launch.Options, ps proxy.Spec, kept worlds.Profiles) *Instance {
+	t.Helper()
+	return startInstance(t, launch, ps, nil, kept)
+}
+
+func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource, kept worlds.Profiles) *Instance {
+	t.Helper()
 	l, err := proxy.Listen(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := Logger(t)
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Launcher: chromium.Launcher{}, Log: log})
-	ws := worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Log: log}
+	ws := worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Profiles: kept, Log: log}
 	if ps.Journal != nil {
 		ws.Journal = ps.Journal // not a nil *journal.Actor in the interface
 	}

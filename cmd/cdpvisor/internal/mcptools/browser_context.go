@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -29,6 +30,8 @@ type contextArgs struct {
 	AllowHosts []string `json:"allow_hosts"`
 	DenyHosts  []string `json:"deny_hosts"`
 	Proxy      *string  `json:"proxy"`
+	AllowFiles []string `json:"allow_files"`
+	Replace    *bool    `json:"replace"`
 	// journal's: the entries after this seq (a number or its string) or time.
 	Since any `json:"since"`
 }
@@ -53,9 +56,9 @@ func browserContext(d deps) server.ServerTool {
 			"a whole CDP endpoint on a loopback port of its own (endpoint, http://127.0.0.1:WPORT) and at http://127.0.0.1:PORT/context/NAME " +
 			"(path_endpoint), made by open or on its first use: its clients see and touch only its pages, " +
 			"cookies, storage and downloads (which land in its own folder, see download_list's context). " +
-			"A named world keeps its cookies and localStorage (its sign-ins) across restarts of the browser and of the coordinator; " +
+			"A named world keeps its cookies and localStorage (its sign-ins), and its network policy, across restarts of the browser and of the coordinator; " +
 			"a fresh agent-… one does not. Storage states are Playwright's format (context.storageState(), newContext({storageState})).",
-		params: []param{
+		params: slices.Concat([]param{
 			{name: "action", want: "a string: " + actionsWant, schema: map[string]any{"type": "string", "enum": contextActions,
 				"description": "What to do. open = make a world (name optional: a fresh agent-… name), or find it open, and answer its endpoint " +
 					"(give it to any CDP client: Puppeteer's browserURL, Playwright's connectOverCDP, chromedriver's debuggerAddress); " +
@@ -71,7 +74,7 @@ func browserContext(d deps) server.ServerTool {
 				"description": "For open (optional: left out, a fresh name), close, export, import and journal: the world's name, as in /context/NAME (browser_context list shows them)."}},
 			instanceParam,
 			{name: "forget", want: "a boolean", schema: map[string]any{"type": "boolean",
-				"description": "For close: true also deletes what the world keeps (its cookies and localStorage) and its journal; the world need not be open."}},
+				"description": "For close: true also deletes what the world keeps (its cookies and localStorage, its network policy) and its journal; the world need not be open."}},
 			{name: "storage_state", want: "a storage state: an object, or a string of its JSON", schema: map[string]any{"type": []string{"object", "string"},
 				"description": "For import and open: Playwright's storage state ({cookies: [...], origins: [{origin, localStorage: [{name, value}]}]}), " +
 					"as an object or a string of its JSON (what export answers)."}},
@@ -82,20 +85,10 @@ func browserContext(d deps) server.ServerTool {
 				"description": "For open: copy another world's cookies and localStorage into this one (only origins', when given)."}},
 			{name: "origins", want: "an array of origins (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
 				"description": "For open with from_world: copy only these origins' cookies and localStorage, e.g. [\"https://shop.example.com\"]."}},
-			{name: "allow_hosts", want: "an array of host patterns (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
-				"description": "For open: the world's network policy, enforced by the browser for everything the world loads (pages, frames, workers, fetch, websockets, " +
-					"contexts its clients make); no client of the world can lift it. Only these hosts may be reached: example.com, *.example.com (its subdomains), " +
-					"127.0.0.1:8080, [::1]:8080. Empty: all but deny_hosts. Private, loopback and link-local addresses only when named here. " +
-					"Given again on a world open with a policy, it replaces it."}},
-			{name: "deny_hosts", want: "an array of host patterns (strings)", schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"},
-				"description": "For open: hosts the world may never reach (patterns as allow_hosts); deny wins."}},
-			{name: "proxy", want: "a string: http://[user:pass@]host:port or socks5://[user:pass@]host:port", schema: map[string]any{"type": "string",
-				"description": "For open: the world's upstream proxy, http://[user:pass@]host:port or socks5://[user:pass@]host:port: everything the world loads " +
-					"leaves through it (after allow_hosts and deny_hosts, if given); other worlds' traffic does not. It must answer at the world's making. " +
-					"Its credentials are never shown (lists say http://***@host:port). Alone it is no network policy: private addresses stay reachable."}},
+		}, policyParams, []param{
 			{name: "since", want: "an entry's seq (a number) or an RFC 3339 time (a string)", schema: map[string]any{"type": []string{"integer", "string"},
 				"description": "For journal: only the entries after this one (its seq, e.g. the last seq of a former answer) or after this time (RFC 3339, e.g. 2026-11-27T11:00:00Z)."}},
-		},
+		}),
 		required:    []string{"action"},
 		destructive: true, // close
 	}
@@ -167,8 +160,8 @@ func (a contextArgs) fitAction() error {
 		return fmt.Errorf("forget is for close, not %s", a.Action)
 	case a.Action == "import" && (a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil):
 		return errors.New("import takes name and storage_state; from_user_browser, from_world and origins seed a world with open")
-	case (a.AllowHosts != nil || a.DenyHosts != nil) && a.Action != "open":
-		return fmt.Errorf("allow_hosts and deny_hosts are a world's network policy, given with open, not %s", a.Action)
+	case (a.AllowHosts != nil || a.DenyHosts != nil || a.AllowFiles != nil || a.Replace != nil) && a.Action != "open":
+		return fmt.Errorf("allow_hosts, deny_hosts, allow_files and replace are a world's network policy, given with open, not %s", a.Action)
 	case a.Proxy != nil && a.Action != "open":
 		return fmt.Errorf("proxy is a world's upstream proxy, given with open, not %s", a.Action)
 	case seeds && a.Action != "open" && a.Action != "import":
@@ -290,7 +283,7 @@ func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool,
 			return toolError(tool, err)
 		}
 		return result(worldClosedAnswer{Clients: had.Clients, Closed: name, Forgot: true, Instance: id, Pages: had.Pages},
-			fmt.Sprintf("forgot world %s of instance %s: %d client connection(s) closed, %d page(s) closed, its kept cookies and localStorage deleted", name, id, had.Clients, had.Pages))
+			fmt.Sprintf("forgot world %s of instance %s: %d client connection(s) closed, %d page(s) closed, its kept cookies, localStorage and network policy deleted", name, id, had.Clients, had.Pages))
 	case !had.Open && had.Kept:
 		return toolErrorf(tool, "world %q of instance %s is not open, only kept; pass forget: true to delete what it keeps", name, id)
 	}

@@ -15,7 +15,7 @@ type mcpWords struct{}
 // argOf is each setting's tool argument; the others are the coordinator's.
 var argOf = map[remedy.Setting]string{
 	remedy.Port: "port", remedy.Browser: "browser", remedy.UserDataDir: "user_data_dir", remedy.BrowserArgs: "args",
-	remedy.Headless: "headless", remedy.DownloadDir: "download_dir", remedy.Instance: "instance",
+	remedy.Headless: "headless", remedy.DownloadDir: "download_dir", remedy.Instance: "instance", remedy.Replace: "replace",
 }
 
 func (mcpWords) Say(f remedy.Fix) string {
@@ -35,8 +35,8 @@ func (mcpWords) Say(f remedy.Fix) string {
 		}
 	case remedy.SetTo:
 		s = fmt.Sprintf("pass %s: %q", arg, f.Value)
-		if f.Setting == remedy.Headless {
-			s = "pass headless: " + f.Value
+		if f.Setting == remedy.Headless || f.Setting == remedy.Replace { // booleans
+			s = fmt.Sprintf("pass %s: %s", arg, f.Value)
 		}
 	case remedy.GivePath:
 		s = fmt.Sprintf("pass %s as %s", f.Value, arg)

@@ -29,7 +29,7 @@ func worldLine(w state.WorldStatus) string {
 		kept = "; kept (not saved yet)"
 	}
 	if !w.Open && w.Kept {
-		return fmt.Sprintf("  world %s, not open (%s makes it again)%s\n", w.Name, w.PathEndpoint, kept)
+		return fmt.Sprintf("  world %s, not open (%s makes it again)%s%s\n", w.Name, w.PathEndpoint, kept, policyNote(w.Policy))
 	}
 	return fmt.Sprintf("  world %s at %s (%s): %d client(s), %d page(s)%s%s\n", w.Name, w.Endpoint, w.PathEndpoint, w.Clients, w.Pages, kept, policyNote(w.Policy))
 }

@@ -183,7 +183,7 @@ func TestMCPBrowserContextErrors(t *testing.T) {
 		{map[string]any{"action": "open", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
 		{map[string]any{}, []string{"action is required"}},
 		{map[string]any{"action": "list", "instance": "inst_nope"}, []string{`unknown instance "inst_nope"`, "leave instance out"}},
-		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name, instance, forget, storage_state, from_user_browser, from_world, origins, allow_hosts, deny_hosts, proxy and since"}},
+		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name, instance, forget, storage_state, from_user_browser, from_world, origins, allow_hosts, deny_hosts, proxy, allow_files, replace and since"}},
 		{map[string]any{"action": "close", "name": 7}, []string{`argument "name" must be a string: a world's name`}},
 	}
 	for _, c := range cases {

@@ -18,7 +18,7 @@ func (o *Options) Register(fs *flag.FlagSet) (logLevel, logFormat *string) {
 	fs.BoolVar(&o.JSON, "json", false, "list: print JSON")
 	o.Seed.Register(fs)
 	o.Policy.Register(fs)
-	fs.BoolVar(&o.Forget, "forget", false, "close: also delete the world's profile (its kept cookies and localStorage) and its journal")
+	fs.BoolVar(&o.Forget, "forget", false, "close: also delete the world's profile (its kept cookies and localStorage, its network policy) and its journal")
 	fs.StringVar(&o.Since, "since", "", "journal: the entries after this one (its seq) or after this RFC 3339 time")
 	fs.BoolVar(&o.Follow, "follow", false, "journal: then print each new entry as it comes, until interrupted")
 	fs.StringVar(&o.Output, "output", "", "export: write the storage state to this file (made private, 0600) instead of stdout")

@@ -80,6 +80,9 @@ func network(p *state.WorldPolicy) string {
 	if p.Proxy != "" {
 		parts = append(parts, "via "+p.Proxy)
 	}
+	if len(p.AllowFiles) > 0 {
+		parts = append(parts, "files "+strings.Join(p.AllowFiles, ","))
+	}
 	if len(parts) == 0 {
 		return "allow all" // a policy of no lists: private addresses denied
 	}

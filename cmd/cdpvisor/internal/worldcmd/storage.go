@@ -62,6 +62,6 @@ func forget(ctx context.Context, t state.Target, name string, stdout io.Writer) 
 	if had.Open {
 		closed = fmt.Sprintf("%d client connection(s) and %d page(s) closed, its port closed", had.Clients, had.Pages)
 	}
-	_, err = fmt.Fprintf(stdout, "forgot world %s: %s; its kept cookies and localStorage are deleted\n", name, closed)
+	_, err = fmt.Fprintf(stdout, "forgot world %s: %s; its kept cookies, localStorage and network policy are deleted\n", name, closed)
 	return err
 }

@@ -122,7 +122,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	}
 	switch o.Action {
 	case "open":
-		ws, err := state.OpenWorldWith(ctx, t.Endpoint, o.Name, state.WorldOpen{WorldSeed: seed, WorldPolicy: policy})
+		ws, err := state.OpenWorldWith(ctx, t.Endpoint, o.Name, state.WorldOpen{WorldSeed: seed, WorldPolicy: policy, Replace: o.Policy.Replace})
 		if err != nil {
 			return asked(t, err)
 		}
@@ -168,6 +168,9 @@ func asked(t state.Target, err error) error {
 	}
 	if errors.Is(err, state.ErrNoStorage) {
 		return fmt.Errorf("the coordinator (pid %d) at %s: %w; restart it with this version", t.State.PID, t.Endpoint, err)
+	}
+	if errors.Is(err, state.ErrPolicyKept) {
+		err = remedy.With(err, worlds.FixReplace)
 	}
 	if errors.Is(err, state.ErrWorldRefused) && errors.Unwrap(err) != nil {
 		return fmt.Errorf("%s: %w", who(t), err)

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/leases"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
@@ -32,10 +33,12 @@ type Isolate struct {
 	// child starts: a storage state, the user's browser's origins, another
 	// world's.
 	Seed state.WorldSeed
-	// Policy is the world's network policy (--allow-host, --deny-host) and
-	// upstream proxy (--proxy), given at its making; a world that cannot
-	// have them is not used.
-	Policy state.WorldPolicy
+	// Policy is the world's network policy (--allow-host, --deny-host),
+	// upstream proxy (--proxy) and folders (--allow-file), given at its
+	// making; a world that cannot have them is not used. Replace replaces
+	// the one a kept world keeps (--replace).
+	Policy  state.WorldPolicy
+	Replace bool
 }
 
 // IsBoolFlag lets --isolate stand alone; a name is given as --isolate=NAME.
@@ -107,7 +110,10 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), worldRequestWait)
 	defer cancel()
-	ws, err := state.OpenWorldWith(ctx, t.Endpoint, name, state.WorldOpen{WorldSeed: i.Seed, WorldPolicy: i.Policy})
+	ws, err := state.OpenWorldWith(ctx, t.Endpoint, name, state.WorldOpen{WorldSeed: i.Seed, WorldPolicy: i.Policy, Replace: i.Replace})
+	if errors.Is(err, state.ErrPolicyKept) {
+		err = remedy.With(err, worlds.FixReplace)
+	}
 	var w state.Target
 	switch {
 	case err != nil && !i.Policy.Empty():
