@@ -137,9 +137,11 @@ func TestGuardedWorldsDoorsToTheMachine(t *testing.T) {
 		`{"id":14,"method":"Page.navigate","params":{"url":7},"sessionId":"S1"}`,
 		`{"id":15,"method":"Browser.getBrowserCommandLine"}`,
 		`{"id":16,"method":"SystemInfo.getProcessInfo"}`,
+		`{"id":17,"method":"Fetch.continueRequest","params":{"requestId":"R1","url":"file:///secret.txt"},"sessionId":"S1"}`,
+		`{"id":18,"method":"Fetch.continueRequest","params":{"requestId":"R2"},"sessionId":"S1"}`,
 	}
 	sent, got := throughDoors(t, walledWorld{}, requests)
-	refused := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true, 11: true, 13: true, 15: true, 16: true}
+	refused := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true, 11: true, 13: true, 15: true, 16: true, 17: true}
 	for i, g := range got {
 		id := i + 1
 		var answer struct {

@@ -71,6 +71,7 @@ var worldRules = map[string]worldRule{
 	// without a guard lets them pass.
 	"Page.navigate":               worldLoadsURL,
 	"Network.loadNetworkResource": worldLoadsURL,
+	"Fetch.continueRequest":       worldLoadsURL, // its url, when given, is where the request goes
 	"Page.navigateToHistoryEntry": worldGoesBack,
 	"DOM.setFileInputFiles":       worldHandsFiles,
 	"Input.dispatchDragEvent":     worldHandsFiles,
