@@ -47,10 +47,20 @@ func TestFakeBrowserStartsLikeChromium(t *testing.T) {
 
 func TestFakeBrowserWithoutDebuggingRunsUntilSignalled(t *testing.T) {
 	t.Parallel()
-	p := startFake(t, nil, "--headless", "--user-data-dir="+t.TempDir())
-	time.Sleep(300 * time.Millisecond)
+	dir := t.TempDir()
+	p := startFake(t, nil, "--headless", "--user-data-dir="+dir)
+	// A SIGINT before its handler is in place ends it as a signal does (-1):
+	// its profile is made after the handler (a loaded machine took over the
+	// 300 ms this test once slept).
+	ready := eventually(10*time.Second, func() bool {
+		_, err := os.Stat(dir + "/Local State")
+		return err == nil
+	})
 	if !p.running() {
 		t.Fatal("fake browser exited on its own")
+	}
+	if !ready {
+		t.Fatal("the fake browser made no profile within 10 s")
 	}
 	p.signal(syscall.SIGINT)
 	if code := p.exitCode(2 * time.Second); code != 0 {
