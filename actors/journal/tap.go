@@ -179,6 +179,12 @@ func (t *Tap) Denied(method, what, rule string) {
 	t.record(Entry{World: t.world, Client: &t.client, Kind: KindDenied, Method: method, URL: what, Note: rule})
 }
 
+// Denied records a door of world refused by no client's relay (a page's
+// own load, a world's HTTP request): method, what was asked, the rule.
+func (a *Actor) Denied(world, method, what, rule string) {
+	a.Record(Entry{World: world, Kind: KindDenied, Method: method, URL: what, Note: rule})
+}
+
 // Gone forgets a target of the world that was destroyed.
 func (t *Tap) Gone(target string) {
 	if t == nil {

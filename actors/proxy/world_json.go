@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -112,7 +111,7 @@ func (p *Actor) worldNewPage(r *http.Request, world *worlds.World, at worldAt, e
 	if err := world.DoorURL(target); err != nil {
 		// A guarded world's door, as its relays judge Target.createTarget.
 		if j := p.spec.Journal; j != nil {
-			j.Record(journal.Entry{World: world.Name(), Kind: journal.KindDenied, Method: "/json/new", URL: target, Note: "a guarded world touches nothing of the machine"})
+			j.Denied(world.Name(), "/json/new", target, "a guarded world touches nothing of the machine")
 		}
 		return jsonAnswer{}, &browserFailed{status: http.StatusForbidden, err: fmt.Errorf("/json/new is refused in world %q: %w (rule: a guarded world touches nothing of the machine)", world.Name(), err)}
 	}

@@ -60,6 +60,9 @@ type Journal interface {
 	Closed(world string)
 	// Forget says whether the world had a journal to delete.
 	Forget(ctx context.Context, world string) (bool, error)
+	// Denied records a door of a guarded world refused (method, what was
+	// asked, the rule); it must not wait.
+	Denied(world, method, what, rule string)
 }
 
 // DefaultSnapshotEvery: a crash loses at most the cookies of the last

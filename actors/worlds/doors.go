@@ -1,6 +1,7 @@
 package worlds
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -93,4 +94,38 @@ func (r *run) publishGuard(w *world) {
 		}
 	}
 	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL(), doors: d})
+}
+
+// localLoads are the loads of a local file a guarded world's page may try
+// without any client asking (its relays judge what clients ask): going
+// back in its history to a file its owner opened there. Chromium lets a
+// page go back to such an entry (measured: Chromium 148); the actor's own
+// session on each page its clients open fails the load (Fetch sees file:
+// loads, not chrome: pages).
+var localLoads = []map[string]string{{"urlPattern": "file:*"}, {"urlPattern": "filesystem:*"}}
+
+// ruleDoors is the journal's word for a door a guarded world keeps shut.
+const ruleDoors = "a guarded world touches nothing of the machine"
+
+// onLocalLoad fails a guarded world's page's load of a local file, and
+// journals it.
+func (r *run) onLocalLoad(session string, params json.RawMessage) {
+	var p struct {
+		RequestID string `json:"requestId"`
+		Request   struct {
+			URL string `json:"url"`
+		} `json:"request"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == "" {
+		return
+	}
+	r.callOn(session, "Fetch.failRequest", map[string]string{"requestId": p.RequestID, "errorReason": "AccessDenied"}, func(answer) {})
+	name := ""
+	if ps := r.pageOfSession(session); ps != nil && ps.world != nil {
+		name = ps.world.name()
+	}
+	r.log.Info().Str("world", name).Str("rule", ruleDoors).Msg("a guarded world's page was refused a local file")
+	if j := r.a.spec.Journal; j != nil && name != "" {
+		j.Denied(name, "page load", p.Request.URL, ruleDoors)
+	}
 }

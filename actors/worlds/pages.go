@@ -72,6 +72,9 @@ func (r *run) pageSession(w *world, target string, then func(string, error)) {
 		// anything else on the session, so what waits for a later command's
 		// answer (prepare) finds it enabled.
 		r.callOn(ps.id, "DOMStorage.enable", nil, func(answer) {})
+		if w.guard != nil {
+			r.callOn(ps.id, "Fetch.enable", map[string]any{"patterns": localLoads}, func(answer) {})
+		}
 		settle(nil)
 	})
 }
@@ -127,6 +130,8 @@ func (r *run) onEvent(ev sessionEvent) {
 		r.onStorageChanged(ev.sessionID, ev.method, ev.params)
 	case "Page.frameNavigated":
 		r.onNavigated(ev.sessionID, ev.params)
+	case "Fetch.requestPaused":
+		r.onLocalLoad(ev.sessionID, ev.params)
 	case "Target.detachedFromTarget":
 		var p struct {
 			SessionID string `json:"sessionId"`

@@ -72,7 +72,7 @@ type sessionEvent struct {
 // localStorage (storage_live.go), a page session gone. The others are not its business
 // (it asks what it needs to know).
 var eventsRead = map[string]bool{
-	"Page.frameNavigated": true, "Target.detachedFromTarget": true,
+	"Page.frameNavigated": true, "Target.detachedFromTarget": true, "Fetch.requestPaused": true,
 	"DOMStorage.domStorageItemAdded": true, "DOMStorage.domStorageItemUpdated": true,
 	"DOMStorage.domStorageItemRemoved": true, "DOMStorage.domStorageItemsCleared": true,
 }
