@@ -66,23 +66,8 @@ func (b *historyBrowser) Write(msg []byte, _ bool) error {
 // and answers what the browser was sent and what the client got.
 func throughDoors(t *testing.T, w World, requests []string) (sent, got []string) {
 	t.Helper()
-	client := newMemConn()
 	b := &historyBrowser{memConn: newMemConn()}
-	relay := New(Spec{ID: 1, Client: client, Browser: b, Endpoint: browser.Endpoint{Generation: 1}, Resilient: true, World: w, WorldContext: "W", Log: zerolog.Nop()})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = relay.Serve(ctx); close(done) }()
-	for _, r := range requests {
-		client.in <- []byte(r)
-		select {
-		case <-client.out:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("no answer to %s", r)
-		}
-		got = append(got, string(client.last))
-	}
-	cancel()
-	<-done
+	got = relayExchange(t, w, b, nil, requests)
 	for _, m := range b.sent {
 		sent = append(sent, string(m))
 	}

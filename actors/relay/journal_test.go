@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/journal"
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // recordingBrowser answers each request with its id and keeps a copy of
@@ -47,11 +48,22 @@ func headOf(msg []byte) int64 {
 // answers what the browser was sent and what the client got.
 func exchange(t *testing.T, tap *journal.Tap, requests []string) (sent, got []string) {
 	t.Helper()
-	client := newMemConn()
 	b := &recordingBrowser{memConn: newMemConn()}
+	got = relayExchange(t, benchWorld{}, b, tap, requests)
+	for _, m := range b.sent {
+		sent = append(sent, string(m))
+	}
+	return sent, got
+}
+
+// relayExchange sends requests through a relay of world w over browser b
+// (with tap, or none), one at a time, and answers what the client got.
+func relayExchange(t *testing.T, w World, b transport.Conn, tap *journal.Tap, requests []string) (got []string) {
+	t.Helper()
+	client := newMemConn()
 	relay := New(Spec{
 		ID: 1, Client: client, Browser: b, Endpoint: browser.Endpoint{Generation: 1},
-		Resilient: true, World: benchWorld{}, WorldContext: "W", Journal: tap, Log: zerolog.Nop(),
+		Resilient: true, World: w, WorldContext: "W", Journal: tap, Log: zerolog.Nop(),
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -67,10 +79,7 @@ func exchange(t *testing.T, tap *journal.Tap, requests []string) (sent, got []st
 	}
 	cancel()
 	<-done
-	for _, m := range b.sent {
-		sent = append(sent, string(m))
-	}
-	return sent, got
+	return got
 }
 
 // A world relay with a journal forwards exactly what one without does,

@@ -133,6 +133,18 @@ func (f *worldFilter) holdsBack(h *transport.Head) bool {
 	return isWorldTargetEvent(h)
 }
 
+// takeLookup ends the lookup under way: its request and the request's
+// head; nil when there is none.
+func (f *worldFilter) takeLookup() (*worldLookup, *transport.Head) {
+	l := f.lookup
+	f.lookup = nil
+	if l == nil {
+		return nil, nil
+	}
+	h, _ := transport.ScanHead(l.msg.B)
+	return l, &h
+}
+
 // holding says client messages wait behind a lookup.
 func (f *worldFilter) holding() bool { return f.lookup != nil }
 

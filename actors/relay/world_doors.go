@@ -248,13 +248,10 @@ func (run *relayRun) worldHistoryLookup(msg *transport.Message, h *transport.Hea
 // loaded (or the browser does not know the entry: it answers that
 // itself), else refused; then the messages behind it.
 func (run *relayRun) worldHistoryLookedUp(failed bool, answer []byte) {
-	f := run.world
-	l := f.lookup
-	f.lookup = nil
+	l, h := run.world.takeLookup()
 	if l == nil {
 		return
 	}
-	h, _ := transport.ScanHead(l.msg.B)
 	var res struct {
 		Result struct {
 			Entries []struct {
@@ -272,25 +269,9 @@ func (run *relayRun) worldHistoryLookedUp(failed bool, answer []byte) {
 		}
 	}
 	if err := run.world.w.DoorURL(url); known && err != nil {
-		run.worldDeny(l.msg, &h, url, ruleDoor, fmt.Sprintf(errDoor, h.Method, run.world.w.Name(), err))
+		run.worldDeny(l.msg, h, url, ruleDoor, fmt.Sprintf(errDoor, h.Method, run.world.w.Name(), err))
 	} else {
-		run.forward(l.msg, &h, unwatched)
+		run.forward(l.msg, h, unwatched)
 	}
 	run.worldResume()
-}
-
-// readParamMap reads a request's params as Chromium does: keys matched
-// exactly, the last of duplicates winning (readWorldParams).
-func readParamMap(msg []byte) (map[string]json.RawMessage, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(msg, &top); err != nil {
-		return nil, err
-	}
-	params := map[string]json.RawMessage{}
-	if raw, ok := top["params"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &params); err != nil {
-			return nil, err
-		}
-	}
-	return params, nil
 }

@@ -21,24 +21,37 @@ type worldParams struct {
 // show the wall one context or target and the browser another.
 func readWorldParams(msg []byte) (worldParams, error) {
 	var p worldParams
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(msg, &top); err != nil {
+	params, err := readParamMap(msg)
+	if err != nil {
 		return p, err
 	}
-	raw, ok := top["params"]
-	if !ok || string(raw) == "null" {
-		return p, nil
-	}
-	var params map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &params); err != nil {
-		return p, err
-	}
-	var err error
 	if p.TargetID, err = stringParam(params, "targetId"); err != nil {
 		return p, err
 	}
 	p.BrowserContextID, err = stringParam(params, "browserContextId")
 	return p, err
+}
+
+// readParamMap reads a request's params as Chromium does: keys matched
+// exactly, the last of duplicates winning.
+func readParamMap(msg []byte) (map[string]json.RawMessage, error) {
+	_, params, err := readRequest(msg)
+	return params, err
+}
+
+// readRequest reads a request's members and its params ({} when it has
+// none).
+func readRequest(msg []byte) (top, params map[string]json.RawMessage, err error) {
+	if err := json.Unmarshal(msg, &top); err != nil {
+		return nil, nil, err
+	}
+	params = map[string]json.RawMessage{}
+	if raw, ok := top["params"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &params); err != nil {
+			return nil, nil, err
+		}
+	}
+	return top, params, nil
 }
 
 // stringParam is params[key] as a string, nil when absent or null.
@@ -62,15 +75,9 @@ func withContext(msg []byte, context string) ([]byte, error) {
 
 // withParam returns msg with params[key] set to value (a string).
 func withParam(msg []byte, key, value string) ([]byte, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(msg, &top); err != nil {
+	top, params, err := readRequest(msg)
+	if err != nil {
 		return nil, err
-	}
-	params := map[string]json.RawMessage{}
-	if raw, ok := top["params"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &params); err != nil {
-			return nil, err
-		}
 	}
 	v, _ := json.Marshal(value)
 	params[key] = v

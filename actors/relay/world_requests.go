@@ -125,16 +125,13 @@ func (run *relayRun) worldLookup(msg *transport.Message, h *transport.Head, targ
 // forwarded if the target is the world's, else answered as Chromium
 // answers an unknown target; then the messages behind it.
 func (run *relayRun) worldLookedUp(owned bool) {
-	f := run.world
-	l := f.lookup
-	f.lookup = nil
+	l, h := run.world.takeLookup()
 	if l == nil {
 		return
 	}
-	h, _ := transport.ScanHead(l.msg.B)
 	if owned {
-		f.targets[l.target] = true
-		run.forward(l.msg, &h, unwatched)
+		run.world.targets[l.target] = true
+		run.forward(l.msg, h, unwatched)
 	} else {
 		run.answerClient(errorAnswer(h.ID, h.SessionID, codeInvalidParams, errNoTarget))
 		l.msg.Release()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -19,27 +18,6 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
-
-// countingServer is a local server that counts every connection it gets.
-type countingServer struct {
-	*httptest.Server
-	conns atomic.Int32
-}
-
-func startCounting(t *testing.T, h http.Handler) *countingServer {
-	s := &countingServer{}
-	s.Server = httptest.NewUnstartedServer(h)
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			s.conns.Add(1)
-		}
-	}
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *countingServer) hostport() string { return strings.TrimPrefix(s.URL, "http://") }
 
 // udpCounter counts the datagrams a loopback UDP port gets (WebRTC's STUN).
 func udpCounter(t *testing.T) (int, *atomic.Int32) {
@@ -141,13 +119,13 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	chromium := actortest.Chromium(t)
 	actortest.ClientsDir(t)
 	udpPort, datagrams := udpCounter(t)
-	a := startCounting(t, guardServerA(udpPort))
-	b := startCounting(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "B") }))
+	a := actortest.StartCounting(t, guardServerA(udpPort))
+	b := actortest.StartCounting(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "B") }))
 	inst := served.StartInstance(t, launch.Options{
 		Browser:  launch.Browser{Name: "Chromium", Type: launch.Chromium, Path: chromium},
 		Headless: true, ReadyTimeout: 20 * time.Second, StopGrace: 2 * time.Second,
 	}, proxy.Spec{})
-	policy, err := guard.ParsePolicy([]string{a.hostport()}, nil)
+	policy, err := guard.ParsePolicy([]string{a.HostPort()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +133,7 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 		t.Fatalf("MakeGuarded: %v %v", made, err)
 	}
 
-	r := runGuardClient(t, inst.Proxy.Endpoint()+"/context/guarded", a.URL+"/", b.hostport())
+	r := runGuardClient(t, inst.Proxy.Endpoint()+"/context/guarded", a.URL+"/", b.HostPort())
 	for _, k := range []string{"img", "fetch", "websocket", "worker"} {
 		if !strings.HasPrefix(r.Page[k], "failed") {
 			t.Errorf("the page's %s request to B: %q, want failed", k, r.Page[k])
@@ -175,17 +153,17 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	if !strings.Contains(r.OwnProxy, "refused in world") {
 		t.Errorf("Target.createBrowserContext with a proxy of its own: %q", r.OwnProxy)
 	}
-	if n := b.conns.Load(); n != 0 {
+	if n := b.Conns.Load(); n != 0 {
 		t.Fatalf("B saw %d connections from the guarded world", n)
 	}
 	if n := datagrams.Load(); n != 0 {
 		t.Fatalf("the UDP port saw %d datagrams from the guarded world", n)
 	}
-	if a.conns.Load() == 0 {
+	if a.Conns.Load() == 0 {
 		t.Fatal("A saw no connection")
 	}
 	info, err := inst.Worlds.Policy(served.Context(t), "guarded")
-	if err != nil || info == nil || info.Counts[b.hostport()].Denied == 0 || info.Counts[a.hostport()].Reached == 0 {
+	if err != nil || info == nil || info.Counts[b.HostPort()].Denied == 0 || info.Counts[a.HostPort()].Reached == 0 {
 		t.Fatalf("the world's policy and counts: %+v %v", info, err)
 	}
 	aPort := a.Listener.Addr().(*net.TCPAddr).Port
@@ -202,11 +180,11 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	served.WaitState(t, inst.Browser, "idle")
-	r = runGuardClient(t, inst.Proxy.Endpoint()+"/context/guarded", a.URL+"/", b.hostport())
+	r = runGuardClient(t, inst.Proxy.Endpoint()+"/context/guarded", a.URL+"/", b.HostPort())
 	if !strings.HasPrefix(r.Page["fetch"], "failed") || !strings.HasPrefix(r.NewContextB, "failed") || r.NewContextA != "ok" {
 		t.Errorf("after a crash: %+v", r)
 	}
-	if n := b.conns.Load(); n != 0 {
+	if n := b.Conns.Load(); n != 0 {
 		t.Fatalf("B saw %d connections from the guarded world after a crash", n)
 	}
 	if st2, err := inst.Browser.Status(served.Context(t)); err != nil || st2.Generation <= st.Generation {
@@ -214,11 +192,11 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 	}
 
 	statuses, err := inst.Proxy.WorldStatuses(served.Context(t))
-	if err != nil || len(statuses) != 1 || statuses[0].Policy == nil || statuses[0].Policy.Hosts[b.hostport()].Denied == 0 {
+	if err != nil || len(statuses) != 1 || statuses[0].Policy == nil || statuses[0].Policy.Hosts[b.HostPort()].Denied == 0 {
 		t.Fatalf("the world's status: %+v %v", statuses, err)
 	}
 	list, err := inst.Worlds.List(served.Context(t))
-	if err != nil || len(list) != 1 || list[0].Policy == nil || list[0].Policy.AllowHosts[0] != a.hostport() {
+	if err != nil || len(list) != 1 || list[0].Policy == nil || list[0].Policy.AllowHosts[0] != a.HostPort() {
 		t.Fatalf("the list: %+v %v", list, err)
 	}
 
@@ -227,12 +205,12 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ep := range []string{inst.Proxy.Endpoint() + "/context/open", inst.Proxy.Endpoint()} {
-		before := b.conns.Load()
-		r := runGuardClient(t, ep, a.URL+"/", b.hostport())
+		before := b.Conns.Load()
+		r := runGuardClient(t, ep, a.URL+"/", b.HostPort())
 		if r.Page["fetch"] != "ok" || r.Page["worker"] != "ok" || r.NewContextB != "ok" {
 			t.Errorf("%s: %+v, want B reached", ep, r)
 		}
-		if b.conns.Load() == before {
+		if b.Conns.Load() == before {
 			t.Errorf("%s: B saw no connection", ep)
 		}
 	}

@@ -3,13 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -34,12 +31,12 @@ func TestKeptWorldPolicyOutlivesAKilledCoordinator(t *testing.T) {
 	// Downloads of its own: the killed coordinator leaves its worlds' folders.
 	serveArgs := []string{"--browser", chromium, "--state-dir", dir, "--download-dir", filepath.Join(t.TempDir(), "dl")}
 	s := startServe(t, nil, serveArgs...)
-	out, stderr, code := runCLI(t, nil, "world", "open", "shop", "--allow-host", a.host(), "--allow-file", files, "--state-dir", dir)
+	out, stderr, code := runCLI(t, nil, "world", "open", "shop", "--allow-host", a.HostPort(), "--allow-file", files, "--state-dir", dir)
 	if code != 0 {
-		t.Fatalf("world open shop --allow-host %s: exit %d %q", a.host(), code, stderr)
+		t.Fatalf("world open shop --allow-host %s: exit %d %q", a.HostPort(), code, stderr)
 	}
-	if got := keptClient(t, strings.TrimSpace(out), a.URL, b.URL); got[0] != "ok A" || !strings.HasPrefix(got[1], "failed: ") || b.conns.Load() != 0 {
-		t.Fatalf("the guarded world: %q, B saw %d connection(s)", got, b.conns.Load())
+	if got := keptClient(t, strings.TrimSpace(out), a.URL, b.URL); got[0] != "ok A" || !strings.HasPrefix(got[1], "failed: ") || b.Conns.Load() != 0 {
+		t.Fatalf("the guarded world: %q, B saw %d connection(s)", got, b.Conns.Load())
 	}
 	policyFile := filepath.Join(dir, "profiles", "shop.policy.json")
 	if info, err := os.Stat(policyFile); err != nil || info.Mode().Perm() != 0o600 {
@@ -56,21 +53,21 @@ func TestKeptWorldPolicyOutlivesAKilledCoordinator(t *testing.T) {
 		t.Fatal("serve did not die of SIGKILL within 20 s")
 	}
 	startServe(t, nil, serveArgs...)
-	if shop := keptWorld(t, dir); shop.Open || !shop.Kept || !guardedBy(shop.Policy, a.host(), files) {
+	if shop := keptWorld(t, dir); shop.Open || !shop.Kept || !guardedBy(shop.Policy, a.HostPort(), files) {
 		t.Errorf("before it is opened again, world list --json: %+v %+v", shop, shop.Policy)
 	}
 	out, stderr, code = runCLI(t, nil, "world", "open", "shop", "--state-dir", dir)
 	if code != 0 {
 		t.Fatalf("world open shop after the restart: exit %d %q", code, stderr)
 	}
-	if got := keptClient(t, strings.TrimSpace(out), a.URL, b.URL); got[0] != "ok A" || !strings.HasPrefix(got[1], "failed: ") || b.conns.Load() != 0 {
-		t.Fatalf("the kept world after the restart: %q, B saw %d connection(s)", got, b.conns.Load())
+	if got := keptClient(t, strings.TrimSpace(out), a.URL, b.URL); got[0] != "ok A" || !strings.HasPrefix(got[1], "failed: ") || b.Conns.Load() != 0 {
+		t.Fatalf("the kept world after the restart: %q, B saw %d connection(s)", got, b.Conns.Load())
 	}
-	if shop := keptWorld(t, dir); !shop.Open || !guardedBy(shop.Policy, a.host(), files) {
+	if shop := keptWorld(t, dir); !shop.Open || !guardedBy(shop.Policy, a.HostPort(), files) {
 		t.Errorf("opened again, world list --json: %+v %+v", shop, shop.Policy)
 	}
-	_, stderr, code = runCLI(t, nil, "world", "open", "shop", "--allow-host", b.host(), "--state-dir", dir)
-	if code != 1 || !strings.Contains(stderr, "allow_hosts kept ["+a.host()+"], given ["+b.host()+"]") || !strings.Contains(stderr, "use --replace") {
+	_, stderr, code = runCLI(t, nil, "world", "open", "shop", "--allow-host", b.HostPort(), "--state-dir", dir)
+	if code != 1 || !strings.Contains(stderr, "allow_hosts kept ["+a.HostPort()+"], given ["+b.HostPort()+"]") || !strings.Contains(stderr, "use --replace") {
 		t.Errorf("another policy without --replace: exit %d %q", code, stderr)
 	}
 
@@ -84,38 +81,22 @@ func TestKeptWorldPolicyOutlivesAKilledCoordinator(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("world open shop after --forget: exit %d %q", code, stderr)
 	}
-	if got := keptClient(t, strings.TrimSpace(out), b.URL); got[0] != "ok B" || b.conns.Load() == 0 {
-		t.Errorf("forgotten and opened again: %q, B saw %d connection(s)", got, b.conns.Load())
+	if got := keptClient(t, strings.TrimSpace(out), b.URL); got[0] != "ok B" || b.Conns.Load() == 0 {
+		t.Errorf("forgotten and opened again: %q, B saw %d connection(s)", got, b.Conns.Load())
 	}
 	if shop := keptWorld(t, dir); shop.Policy != nil {
 		t.Errorf("forgotten and opened again, world list --json: %+v", shop.Policy)
 	}
 }
 
-// countingSite is a local site whose page is titled its name, counting
-// every connection it gets.
-type countingSite struct {
-	*httptest.Server
-	conns atomic.Int32
-}
-
-func startCountingSite(t *testing.T, title string) *countingSite {
-	s := &countingSite{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// startCountingSite is a local site whose page is titled its name,
+// counting every connection it gets (what the world reached of it).
+func startCountingSite(t *testing.T, title string) *actortest.CountingServer {
+	return actortest.StartCounting(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprintf(w, "<title>%s</title><p>%s</p>", title, title)
 	}))
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			s.conns.Add(1)
-		}
-	}
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
 }
-
-func (s *countingSite) host() string { return strings.TrimPrefix(s.URL, "http://") }
 
 // keptClient is kept_world.mjs on endpoint: each URL's outcome.
 func keptClient(t *testing.T, endpoint string, urls ...string) []string {

@@ -89,7 +89,24 @@ function message(e) {
   return String((e && e.message) || e).split('\n')[0];
 }
 
-// run tries every door and answers {doors: {name: record}, pages: [urls]}.
+// doorsOptions reads a doors client's command line: <endpoint> <site>
+// <secret> <marker> [--upload=F] [--downloads=D] [--whole=E] [--only=…].
+export function doorsOptions(name, argv) {
+  const flags = {};
+  const rest = [];
+  for (const arg of argv) {
+    const m = /^--([a-z]+)=(.*)$/.exec(arg);
+    if (m) flags[m[1]] = m[2];
+    else rest.push(arg);
+  }
+  const [endpoint, site, secret, marker] = rest;
+  if (!endpoint || !site || !secret || !marker) {
+    throw new Error(`usage: ${name} <endpoint> <site> <secret> <marker> [--upload=F] [--downloads=D] [--whole=E] [--only=…]`);
+  }
+  return { endpoint, site, secret, marker, upload: flags.upload, downloads: flags.downloads, whole: flags.whole, only: flags.only?.split(',') };
+}
+
+// runDoors tries every door and answers {doors: {name: record}, pages: [urls]}.
 // opts: site (A's page URL, allowed by the policy), secret (the file's
 // path), marker (its text), upload (a file in the world's uploads folder),
 // downloads (a folder of the client's own), whole (the whole browser's

@@ -14,24 +14,9 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { script, within } from './cycles.mjs';
-import { runDoors, setFileInputFiles } from './doors.mjs';
+import { doorsOptions, runDoors, setFileInputFiles } from './doors.mjs';
 
 const { fail } = script('doors_playwright', 120000);
-
-function options(argv) {
-  const flags = {};
-  const rest = [];
-  for (const arg of argv) {
-    const m = /^--([a-z]+)=(.*)$/.exec(arg);
-    if (m) flags[m[1]] = m[2];
-    else rest.push(arg);
-  }
-  const [endpoint, site, secret, marker] = rest;
-  if (!endpoint || !site || !secret || !marker) {
-    throw new Error('usage: doors_playwright.mjs <endpoint> <site> <secret> <marker> [--upload=F] [--whole=E] [--only=…]');
-  }
-  return { endpoint, site, secret, marker, upload: flags.upload, whole: flags.whole, only: flags.only?.split(',') };
-}
 
 // download clicks A's download link and waits for Playwright's download.
 async function download(context, site) {
@@ -52,7 +37,7 @@ async function download(context, site) {
 }
 
 async function main() {
-  const opts = options(process.argv.slice(2));
+  const opts = doorsOptions('doors_playwright.mjs', process.argv.slice(2));
   const browser = await within(20000, chromium.connectOverCDP(opts.endpoint), 'connectOverCDP');
   const context = browser.contexts()[0];
   const bs = await browser.newBrowserCDPSession();

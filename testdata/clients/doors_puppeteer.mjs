@@ -16,27 +16,12 @@
 import puppeteer from 'puppeteer-core';
 import { script, within } from './cycles.mjs';
 import { connectPuppeteer } from './connect.mjs';
-import { runDoors } from './doors.mjs';
+import { doorsOptions, runDoors } from './doors.mjs';
 
 const { timeoutMs, fail } = script('doors_puppeteer', 120000);
 
-function options(argv) {
-  const flags = {};
-  const rest = [];
-  for (const arg of argv) {
-    const m = /^--([a-z]+)=(.*)$/.exec(arg);
-    if (m) flags[m[1]] = m[2];
-    else rest.push(arg);
-  }
-  const [endpoint, site, secret, marker] = rest;
-  if (!endpoint || !site || !secret || !marker) {
-    throw new Error('usage: doors_puppeteer.mjs <endpoint> <site> <secret> <marker> [--upload=F] [--downloads=D] [--whole=E] [--only=…]');
-  }
-  return { endpoint, site, secret, marker, upload: flags.upload, downloads: flags.downloads, whole: flags.whole, only: flags.only?.split(',') };
-}
-
 async function main() {
-  const opts = options(process.argv.slice(2));
+  const opts = doorsOptions('doors_puppeteer.mjs', process.argv.slice(2));
   const browser = await within(20000, connectPuppeteer(puppeteer, opts.endpoint, { protocolTimeout: Math.min(timeoutMs, 30000) }), 'connect');
   // The browser's session: in a world Puppeteer has no browser target
   // (browser.target() throws), so the browser's commands go on the session
