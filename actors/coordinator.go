@@ -153,7 +153,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		return nil, err
 	}
 	c.root = suture.New("cdpvisor", suture.Spec{EventHook: c.hook, Timeout: 25 * time.Second})
-	c.registry = NewRegistry(c.def)
+	c.registry = NewRegistry(cfg.Log, c.def)
 	c.root.Add(c.state)
 	c.root.Add(c.registry)
 	c.root.Add(c.leasesActor())

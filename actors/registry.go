@@ -5,20 +5,23 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/rs/zerolog"
+
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 )
 
 // Registry maps instance ids to their handles and answers lookups: by id,
 // by port, the first (oldest) one, and all.
 type Registry struct {
-	mailbox chan any
+	mailbox chan registryRequest
 	byID    map[string]*Instance // touched only by Serve; kept across a restart of it
+	log     zerolog.Logger
 }
 
 // NewRegistry makes a registry holding the given instances (the default
 // one, so lookups find it from the start); it answers once served.
-func NewRegistry(initial ...*Instance) *Registry {
-	g := &Registry{mailbox: make(chan any), byID: map[string]*Instance{}}
+func NewRegistry(log zerolog.Logger, initial ...*Instance) *Registry {
+	g := &Registry{mailbox: make(chan registryRequest), byID: map[string]*Instance{}, log: log}
 	for _, inst := range initial {
 		g.byID[inst.ID] = inst
 	}
@@ -26,6 +29,14 @@ func NewRegistry(initial ...*Instance) *Registry {
 }
 
 func (g *Registry) String() string { return "registry" }
+
+// registryRequest is what the registry's mailbox carries: a closed set,
+// the types below and no others, each with its case in Serve.
+type registryRequest interface{ isRegistryRequest() }
+
+func (registryCreate) isRegistryRequest() {}
+func (registryRemove) isRegistryRequest() {}
+func (registryFind) isRegistryRequest()   {}
 
 type (
 	registryCreate struct {
@@ -53,7 +64,7 @@ type createResult struct {
 // one at a time, so it can choose a port and check the limit against the
 // instances that exist without racing another Create.
 func (g *Registry) Create(ctx context.Context, build func(existing []*Instance) (*Instance, error)) (*Instance, error) {
-	r, err := actor.Ask(ctx, g.mailbox, func(r chan createResult) any { return registryCreate{build: build, reply: r} })
+	r, err := actor.Ask(ctx, g.mailbox, func(r chan createResult) registryRequest { return registryCreate{build: build, reply: r} })
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +73,7 @@ func (g *Registry) Create(ctx context.Context, build func(existing []*Instance) 
 
 // Remove unregisters the instance with id and returns it (nil if unknown).
 func (g *Registry) Remove(ctx context.Context, id string) (*Instance, error) {
-	return actor.Ask(ctx, g.mailbox, func(r chan *Instance) any { return registryRemove{id: id, reply: r} })
+	return actor.Ask(ctx, g.mailbox, func(r chan *Instance) registryRequest { return registryRemove{id: id, reply: r} })
 }
 
 // ByID looks an instance up by id.
@@ -94,7 +105,7 @@ func (g *Registry) one(ctx context.Context, q registryFind) (*Instance, bool) {
 }
 
 func (g *Registry) find(ctx context.Context, q registryFind) []*Instance {
-	found, _ := actor.Ask(ctx, g.mailbox, func(r chan []*Instance) any { q.reply = r; return q })
+	found, _ := actor.Ask(ctx, g.mailbox, func(r chan []*Instance) registryRequest { q.reply = r; return q })
 	return found
 }
 
@@ -119,6 +130,8 @@ func (g *Registry) Serve(ctx context.Context) error {
 				m.reply <- inst
 			case registryFind:
 				m.reply <- findInstances(byID, m)
+			default:
+				actor.Unknown(g.log, g.String(), m)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -33,7 +35,7 @@ func serveRegistry(t *testing.T, g *Registry) context.Context {
 func TestRegistryLooksUpByIDPortAndAge(t *testing.T) {
 	now := time.Now()
 	def := unservedInstance(t, "inst_default", now)
-	g := NewRegistry(def)
+	g := NewRegistry(zerolog.Nop(), def)
 	ctx := serveRegistry(t, g)
 	newer := unservedInstance(t, "inst_newer", now.Add(time.Second))
 	older := unservedInstance(t, "inst_older", now.Add(-time.Second))
@@ -71,7 +73,7 @@ func TestRegistryLooksUpByIDPortAndAge(t *testing.T) {
 
 func TestRegistryCreateSeesExistingAndRefusesDuplicates(t *testing.T) {
 	def := unservedInstance(t, "inst_default", time.Now())
-	g := NewRegistry(def)
+	g := NewRegistry(zerolog.Nop(), def)
 	ctx := serveRegistry(t, g)
 	var seen int
 	limit := errors.New("limit")

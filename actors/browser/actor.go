@@ -68,12 +68,12 @@ type Spec struct {
 // methods below.
 type Actor struct {
 	spec    Spec
-	mailbox chan any
+	mailbox chan request
 }
 
 // New makes an actor; it does nothing until served.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, mailbox: make(chan any)}
+	return &Actor{spec: spec, mailbox: make(chan request)}
 }
 
 func (a *Actor) String() string { return "browser " + a.spec.Instance }
@@ -81,7 +81,7 @@ func (a *Actor) String() string { return "browser " + a.spec.Instance }
 // EnsureRunning returns the running browser, launching it if none runs.
 // Concurrent callers during a launch all wait for that same launch.
 func (a *Actor) EnsureRunning(ctx context.Context) (Endpoint, error) {
-	return a.awaitLaunch(ctx, func(r chan launchResult) any { return ensureRunning{reply: r} })
+	return a.awaitLaunch(ctx, func(r chan launchResult) request { return ensureRunning{reply: r} })
 }
 
 // Launch (re)starts the browser with the change made to its options,
@@ -89,14 +89,14 @@ func (a *Actor) EnsureRunning(ctx context.Context) (Endpoint, error) {
 // each on top of the one before; a launch that fails changes nothing that
 // later launches use.
 func (a *Actor) Launch(ctx context.Context, change Change) (Endpoint, error) {
-	return a.awaitLaunch(ctx, func(r chan launchResult) any { return launchBrowser{change: change, reply: r} })
+	return a.awaitLaunch(ctx, func(r chan launchResult) request { return launchBrowser{change: change, reply: r} })
 }
 
 // Restart stops the browser and launches it again with the options of its
 // last launch. Without force, a healthy browser younger than RestartGuard
 // is not restarted (ErrRestartRefused).
 func (a *Actor) Restart(ctx context.Context, force bool) (Endpoint, error) {
-	return a.awaitLaunch(ctx, func(r chan launchResult) any { return restartBrowser{force: force, reply: r} })
+	return a.awaitLaunch(ctx, func(r chan launchResult) request { return restartBrowser{force: force, reply: r} })
 }
 
 // Replace returns a browser other than generation gen: it restarts gen if
@@ -104,11 +104,11 @@ func (a *Actor) Restart(ctx context.Context, force bool) (Endpoint, error) {
 // returns the current browser, launching one if needed. Many relays asking
 // about the same gen cause one restart.
 func (a *Actor) Replace(ctx context.Context, gen int) (Endpoint, error) {
-	return a.awaitLaunch(ctx, func(r chan launchResult) any { return replaceBrowser{gen: gen, reply: r} })
+	return a.awaitLaunch(ctx, func(r chan launchResult) request { return replaceBrowser{gen: gen, reply: r} })
 }
 
-func (a *Actor) awaitLaunch(ctx context.Context, request func(chan launchResult) any) (Endpoint, error) {
-	r, err := actor.Ask(ctx, a.mailbox, request)
+func (a *Actor) awaitLaunch(ctx context.Context, ask func(chan launchResult) request) (Endpoint, error) {
+	r, err := actor.Ask(ctx, a.mailbox, ask)
 	if err != nil {
 		return Endpoint{}, err
 	}
@@ -118,7 +118,7 @@ func (a *Actor) awaitLaunch(ctx context.Context, request func(chan launchResult)
 // Stop ends the browser (if any) and returns once it has exited and its
 // temporary profile is gone.
 func (a *Actor) Stop(ctx context.Context) error {
-	err, sendErr := actor.Ask(ctx, a.mailbox, func(r chan error) any { return stopBrowser{reply: r} })
+	err, sendErr := actor.Ask(ctx, a.mailbox, func(r chan error) request { return stopBrowser{reply: r} })
 	if sendErr != nil {
 		return sendErr
 	}
@@ -127,7 +127,7 @@ func (a *Actor) Stop(ctx context.Context) error {
 
 // Status returns a snapshot of the actor.
 func (a *Actor) Status(ctx context.Context) (Status, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan Status) any { return browserStatus{reply: r} })
+	return actor.Ask(ctx, a.mailbox, func(r chan Status) request { return browserStatus{reply: r} })
 }
 
 // Subscribe sends the browser's events to ch from now on, and first a
@@ -135,19 +135,19 @@ func (a *Actor) Status(ctx context.Context) (Status, error) {
 // misses nothing it needs. The returned function ends the subscription.
 func (a *Actor) Subscribe(ctx context.Context, ch chan<- Event, delivery Delivery) (func(), error) {
 	sub := subscription{ch: ch, delivery: delivery}
-	return actor.Ask(ctx, a.mailbox, func(r chan func()) any { return subscribe{sub: sub, reply: r} })
+	return actor.Ask(ctx, a.mailbox, func(r chan func()) request { return subscribe{sub: sub, reply: r} })
 }
 
 // SetClients tells the actor how many client connections its endpoint
 // has now: an open connection, even a silent one, keeps the browser from
 // the idle stop.
 func (a *Actor) SetClients(ctx context.Context, n int) error {
-	return actor.Send(ctx, a.mailbox, clientsChanged{n: n})
+	return actor.Send(ctx, a.mailbox, request(clientsChanged{n: n}))
 }
 
 // Touch is demand that launches nothing (an MCP tool call): it restarts
 // the idle-stop clock.
-func (a *Actor) Touch(ctx context.Context) error { return actor.Send(ctx, a.mailbox, touch{}) }
+func (a *Actor) Touch(ctx context.Context) error { return actor.Send(ctx, a.mailbox, request(touch{})) }
 
 // Serve runs the actor until ctx is done; then it stops the browser and
 // waits for every goroutine it started.

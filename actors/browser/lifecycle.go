@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/fsm"
@@ -25,7 +26,7 @@ func (r *browserRun) startLaunch() {
 	r.cancelLaunch = cancel
 	gen, opts, launcher, log := r.gen, r.launching, r.a.spec.Launcher, r.log.With().Int("generation", r.gen).Logger()
 	opts.Log = log
-	r.go_(func() any {
+	r.go_(func() report {
 		proc, err := launcher.Start(ctx, opts, func(line string) {
 			if line != "" {
 				log.Debug().Str("stderr", line).Msg("browser")
@@ -39,7 +40,7 @@ func (r *browserRun) startLaunch() {
 	})
 }
 
-func (r *browserRun) handleReport(m any) {
+func (r *browserRun) handleReport(m report) {
 	switch m := m.(type) {
 	case launchDone:
 		r.workers--
@@ -64,6 +65,8 @@ func (r *browserRun) handleReport(m any) {
 				Msg("the browser answered nothing for the hang timeout: it is hung; ending its process group")
 			r.lose(ExitRecord{At: time.Now(), Generation: r.gen, Cause: CauseHung}, fsm.BrowserHang)
 		}
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 
@@ -128,7 +131,7 @@ func (r *browserRun) watchHang() {
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancelProbe = cancel
 	gen, ws, reach, ask := r.gen, r.facts.WSURL, r.facts.Reach, r.facts.Browser.Protocol().AliveRequest()
-	r.go_(func() any {
+	r.go_(func() report {
 		silent, hung := probeHang(ctx, reach, ws, ask, timeout)
 		return probeDone{gen: gen, silent: silent, hung: hung}
 	})
@@ -199,7 +202,7 @@ func (r *browserRun) lose(rec ExitRecord, event string) {
 	// Its leftovers (helpers, temporary profile) are cleaned up meanwhile: a
 	// relaunch needs none of that, and a waiting client should not either.
 	kill := event == fsm.BrowserHang
-	r.go_(func() any {
+	r.go_(func() report {
 		if kill {
 			_ = proc.Kill()
 		}
@@ -237,7 +240,7 @@ func (r *browserRun) beginStop() {
 	r.fire(fsm.BrowserStop)
 	proc, gen, suspect := r.proc, r.gen, r.suspect
 	r.suspect = false
-	r.go_(func() any {
+	r.go_(func() report {
 		wait := time.Duration(0)
 		if suspect {
 			wait = dyingGrace
@@ -321,6 +324,9 @@ func (r *browserRun) shutdown() {
 			r.publish(Exited{Instance: r.a.spec.Instance, Generation: m.gen, Pid: r.facts.Pid, Planned: true, Record: rec})
 		case cleanupDone, probeDone:
 			r.workers--
+		case processExited: // the exit watcher's, not a worker's: nothing to wait for
+		default:
+			actor.Unknown(r.log, r.a.String(), m)
 		}
 	}
 	close(r.quit)

@@ -94,6 +94,10 @@ type Status struct {
 	Restarts int `json:"restarts"`
 }
 
+// request is what a BrowserActor's mailbox carries: a closed set, the
+// types below and no others, each with its case in handle.
+type request interface{ isBrowserRequest() }
+
 // Requests a BrowserActor hears. Each carries its reply channel
 // (buffered, so the actor never blocks on a caller that gave up).
 type (
@@ -121,10 +125,25 @@ type (
 	touch          struct{}
 )
 
+func (ensureRunning) isBrowserRequest()  {}
+func (launchBrowser) isBrowserRequest()  {}
+func (restartBrowser) isBrowserRequest() {}
+func (replaceBrowser) isBrowserRequest() {}
+func (stopBrowser) isBrowserRequest()    {}
+func (browserStatus) isBrowserRequest()  {}
+func (subscribe) isBrowserRequest()      {}
+func (unsubscribe) isBrowserRequest()    {}
+func (clientsChanged) isBrowserRequest() {}
+func (touch) isBrowserRequest()          {}
+
 type launchResult struct {
 	ep  Endpoint
 	err error
 }
+
+// report is what the goroutines a BrowserActor owns tell it: a closed
+// set, the types below, each with its case in handleReport.
+type report interface{ isBrowserReport() }
 
 // Reports from the goroutines a BrowserActor owns.
 type (
@@ -150,3 +169,9 @@ type (
 		hung   bool
 	}
 )
+
+func (launchDone) isBrowserReport()    {}
+func (processExited) isBrowserReport() {}
+func (stopDone) isBrowserReport()      {}
+func (cleanupDone) isBrowserReport()   {}
+func (probeDone) isBrowserReport()     {}

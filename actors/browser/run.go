@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/fsm"
@@ -18,7 +19,7 @@ type browserRun struct {
 	ctx     context.Context
 	log     zerolog.Logger
 	machine *fsm.Machine
-	reports chan any      // from the goroutines below
+	reports chan report   // from the goroutines below
 	quit    chan struct{} // closed when the run is over: ends those goroutines
 	workers int           // goroutines whose report is still due
 
@@ -58,7 +59,7 @@ func newBrowserRun(a *Actor, ctx context.Context) *browserRun {
 		a:           a,
 		ctx:         ctx,
 		log:         a.spec.Log,
-		reports:     make(chan any),
+		reports:     make(chan report),
 		quit:        make(chan struct{}),
 		opts:        a.spec.Launch,
 		subscribers: map[chan<- Event]subscription{},
@@ -108,7 +109,7 @@ func (r *browserRun) nextOptions() launch.Options {
 	return r.opts
 }
 
-func (r *browserRun) handle(m any) {
+func (r *browserRun) handle(m request) {
 	if r.a.spec.UsersBrowser {
 		if refused := r.refuseForUsersBrowser(m); refused {
 			return
@@ -168,6 +169,9 @@ func (r *browserRun) handle(m any) {
 		}
 	case unsubscribe:
 		delete(r.subscribers, m.ch)
+	case touch: // demand and nothing more: counted above
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 
@@ -229,7 +233,7 @@ func (r *browserRun) stop(reply chan error) {
 
 // go_ runs work in a goroutine owned by this run; its report comes back
 // through r.reports, or is dropped (after cleanup) if the run is over.
-func (r *browserRun) go_(work func() any) {
+func (r *browserRun) go_(work func() report) {
 	r.workers++
 	go func() {
 		m := work()
@@ -276,7 +280,7 @@ func (r *browserRun) status() Status {
 
 // refuseForUsersBrowser answers a stop, a restart or a switch of the user's
 // own browser with ErrUsersBrowser (a launch that changes nothing attaches).
-func (r *browserRun) refuseForUsersBrowser(m any) bool {
+func (r *browserRun) refuseForUsersBrowser(m request) bool {
 	switch m := m.(type) {
 	case launchBrowser:
 		if m.change.Browser == nil && m.change.Headless == nil && m.change.UserDataDir == nil && len(m.change.Args) == 0 {

@@ -13,20 +13,26 @@ import (
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
-// Spec is what differs between the actors' sessions.
-type Spec struct {
+// Spec is what differs between the actors' sessions. M is the closed set
+// of what a session tells its actor (the actor's own sealed type).
+type Spec[M any] struct {
 	MaxMessage int64 // the largest message the browser may send on it
 	Queue      int   // commands queued for the writer before Send refuses
 	// Read turns one message of the browser into what the actor is told of
 	// it; false: nothing (an event it does not act on, say).
-	Read func(gen int, raw []byte) (any, bool)
+	Read func(gen int, raw []byte) (M, bool)
+	// Opened and Ended turn the session's own news into the actor's
+	// messages (its sealed set cannot hold this package's types). Ended is
+	// required; a nil Opened: the actor is not told of it.
+	Opened func(Opened) M
+	Ended  func(Ended) M
 }
 
 // Session is one connection. Its goroutines (dial and read, write) end
 // when it is stopped or the browser closes it; Stop waits for them.
-type Session struct {
+type Session[M any] struct {
 	gen    int
-	spec   Spec
+	spec   Spec[M]
 	ctx    context.Context
 	cancel context.CancelFunc
 	cmds   chan []byte   // to the writer, in order
@@ -46,31 +52,31 @@ type (
 )
 
 // Start connects to ep's browser and reports to out.
-func Start(ep browser.Endpoint, out chan<- any, spec Spec) *Session {
+func Start[M any](ep browser.Endpoint, out chan<- M, spec Spec[M]) *Session[M] {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Session{gen: ep.Generation, spec: spec, ctx: ctx, cancel: cancel, cmds: make(chan []byte, spec.Queue), done: make(chan struct{})}
+	s := &Session[M]{gen: ep.Generation, spec: spec, ctx: ctx, cancel: cancel, cmds: make(chan []byte, spec.Queue), done: make(chan struct{})}
 	go s.run(ep, out)
 	return s
 }
 
 // Gen is the browser generation it is connected to.
-func (s *Session) Gen() int { return s.gen }
+func (s *Session[M]) Gen() int { return s.gen }
 
 // Stop ends the session and waits for its goroutines.
-func (s *Session) Stop() {
+func (s *Session[M]) Stop() {
 	s.cancel()
 	<-s.done
 }
 
 // Send queues a command and returns its id; false when the queue is full
 // (the browser reads nothing: the session is ending anyway).
-func (s *Session) Send(method string, params any) (int64, bool) {
+func (s *Session[M]) Send(method string, params any) (int64, bool) {
 	return s.SendTo("", method, params)
 }
 
 // SendTo is Send to a target's session (flatten) on the connection; "":
 // the browser's.
-func (s *Session) SendTo(sessionID, method string, params any) (int64, bool) {
+func (s *Session[M]) SendTo(sessionID, method string, params any) (int64, bool) {
 	s.nextID++
 	b, err := json.Marshal(struct {
 		ID        int64  `json:"id"`
@@ -89,21 +95,23 @@ func (s *Session) SendTo(sessionID, method string, params any) (int64, bool) {
 	}
 }
 
-func (s *Session) run(ep browser.Endpoint, out chan<- any) {
+func (s *Session[M]) run(ep browser.Endpoint, out chan<- M) {
 	defer close(s.done)
 	conn, err := ep.Dial(s.ctx, ep.WSURL, s.spec.MaxMessage)
 	if err != nil {
-		s.report(out, Ended{Gen: s.gen, Err: err})
+		s.report(out, s.spec.Ended(Ended{Gen: s.gen, Err: err}))
 		return
 	}
 	var wg sync.WaitGroup
 	read := make(chan error, 1)
 	wg.Go(func() { read <- s.read(conn, out) })
 	wg.Go(func() { s.write(conn) })
-	s.report(out, Opened{Gen: s.gen})
+	if s.spec.Opened != nil {
+		s.report(out, s.spec.Opened(Opened{Gen: s.gen}))
+	}
 	select {
 	case err := <-read: // the browser ended it: the actor may reconnect
-		s.report(out, Ended{Gen: s.gen, Err: err})
+		s.report(out, s.spec.Ended(Ended{Gen: s.gen, Err: err}))
 	case <-s.ctx.Done(): // stopped by the actor
 	}
 	s.cancel()
@@ -111,7 +119,7 @@ func (s *Session) run(ep browser.Endpoint, out chan<- any) {
 	wg.Wait()
 }
 
-func (s *Session) read(conn transport.Conn, out chan<- any) error {
+func (s *Session[M]) read(conn transport.Conn, out chan<- M) error {
 	m := transport.NewMessage()
 	defer m.Release()
 	for {
@@ -128,7 +136,7 @@ func (s *Session) read(conn transport.Conn, out chan<- any) error {
 	}
 }
 
-func (s *Session) write(conn transport.Conn) {
+func (s *Session[M]) write(conn transport.Conn) {
 	for {
 		select {
 		case <-s.ctx.Done():
@@ -143,7 +151,7 @@ func (s *Session) write(conn transport.Conn) {
 }
 
 // report hands news to the actor unless the session is stopping.
-func (s *Session) report(out chan<- any, m any) bool {
+func (s *Session[M]) report(out chan<- M, m M) bool {
 	select {
 	case out <- m:
 		return true

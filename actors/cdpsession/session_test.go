@@ -11,10 +11,21 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
 
-type answered struct {
-	gen int
-	id  int64
-}
+// news is what the session tells the test's actor: its own closed set.
+type news interface{ isNews() }
+
+type (
+	answered struct {
+		gen int
+		id  int64
+	}
+	opened cdpsession.Opened
+	ended  cdpsession.Ended
+)
+
+func (answered) isNews() {}
+func (opened) isNews()   {}
+func (ended) isNews()    {}
 
 // A session opens, carries a command and what Read keeps of its answer to
 // the actor's mailbox, and tells the actor when the browser ends it.
@@ -24,16 +35,21 @@ func TestSessionCarriesCommandsAndTellsItsEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make(chan any, 16)
-	s := cdpsession.Start(ep, out, cdpsession.Spec{MaxMessage: 1 << 20, Queue: 4, Read: func(gen int, raw []byte) (any, bool) {
+	out := make(chan news, 16)
+	read := func(gen int, raw []byte) (news, bool) {
 		var m struct{ ID int64 }
 		if json.Unmarshal(raw, &m) != nil || m.ID == 0 {
 			return nil, false // events: not kept
 		}
 		return answered{gen: gen, id: m.ID}, true
-	}})
+	}
+	s := cdpsession.Start(ep, out, cdpsession.Spec[news]{
+		MaxMessage: 1 << 20, Queue: 4, Read: read,
+		Opened: func(m cdpsession.Opened) news { return opened(m) },
+		Ended:  func(m cdpsession.Ended) news { return ended(m) },
+	})
 	defer s.Stop()
-	next := func() any {
+	next := func() news {
 		select {
 		case m := <-out:
 			return m
@@ -42,7 +58,7 @@ func TestSessionCarriesCommandsAndTellsItsEnd(t *testing.T) {
 			return nil
 		}
 	}
-	if m, ok := next().(cdpsession.Opened); !ok || m.Gen != ep.Generation {
+	if m, ok := next().(opened); !ok || m.Gen != ep.Generation {
 		t.Fatalf("first news %+v, want Opened of generation %d", m, ep.Generation)
 	}
 	id, ok := s.Send("Browser.getVersion", nil)
@@ -53,7 +69,7 @@ func TestSessionCarriesCommandsAndTellsItsEnd(t *testing.T) {
 		t.Fatalf("news %+v, want the answer to %d", m, id)
 	}
 	actortest.KillPid(t, ep.Pid)
-	if m, ok := next().(cdpsession.Ended); !ok || m.Gen != ep.Generation {
+	if m, ok := next().(ended); !ok || m.Gen != ep.Generation {
 		t.Fatalf("news %+v, want Ended of generation %d", m, ep.Generation)
 	}
 }

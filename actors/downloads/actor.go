@@ -49,14 +49,14 @@ type WorldOf func(ctx context.Context, contextID string) (string, error)
 // themselves. Everything else asks it through the methods below.
 type Actor struct {
 	spec    Spec
-	mailbox chan any
+	mailbox chan request
 	table   *table     // touched only by Serve's goroutine; outlives a restart of Serve
 	clients *overrides // likewise
 }
 
 // New makes an actor; it does nothing until served.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, mailbox: make(chan any), table: newTable(spec.Dir), clients: newOverrides()}
+	return &Actor{spec: spec, mailbox: make(chan request), table: newTable(spec.Dir), clients: newOverrides()}
 }
 
 func (a *Actor) String() string { return "downloads " + a.spec.Instance }
@@ -70,7 +70,7 @@ func (a *Actor) List(ctx context.Context) ([]Entry, error) { return a.ListIn(ctx
 // ListIn returns the downloads of a world ("" for every one), oldest
 // first.
 func (a *Actor) ListIn(ctx context.Context, world string) ([]Entry, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan []Entry) any { return listDownloads{world: world, reply: r} })
+	return actor.Ask(ctx, a.mailbox, func(r chan []Entry) request { return listDownloads{world: world, reply: r} })
 }
 
 // Serve runs the actor until ctx is done, then stops its session.

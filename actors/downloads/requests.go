@@ -1,9 +1,21 @@
 package downloads
 
+import "github.com/cdpvisor/cdpvisor/actors/actor"
+
 // What the actor does with the requests of its callers and the news from
 // watched client connections.
 
-func (r *run) handle(m any) {
+// request is what the actor's mailbox carries: a closed set, the types of
+// actor.go's list and no others, each with its case in handle.
+type request interface{ isDownloadsRequest() }
+
+func (listDownloads) isDownloadsRequest() {}
+func (waitFor) isDownloadsRequest()       {}
+func (stopWaiting) isDownloadsRequest()   {}
+func (clientSet) isDownloadsRequest()     {}
+func (clientGone) isDownloadsRequest()    {}
+
+func (r *run) handle(m request) {
 	switch m := m.(type) {
 	case listDownloads:
 		m.reply <- r.a.table.entries(m.world)
@@ -31,6 +43,8 @@ func (r *run) handle(m any) {
 		if len(r.reapplyCtx) > 0 {
 			r.reapply.Reset(settleDelay)
 		}
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
@@ -17,8 +18,8 @@ import (
 type run struct {
 	a           *Actor
 	log         zerolog.Logger
-	fromSession chan any
-	sess        *cdpsession.Session
+	fromSession chan sessionNews
+	sess        *cdpsession.Session[sessionNews]
 	ep          browser.Endpoint // the running browser's, while running
 	running     bool
 	ctxs        *contexts
@@ -44,7 +45,7 @@ type command struct {
 
 func newRun(a *Actor) *run {
 	r := &run{
-		a: a, log: a.spec.Log, fromSession: make(chan any), ctxs: newContexts(),
+		a: a, log: a.spec.Log, fromSession: make(chan sessionNews), ctxs: newContexts(),
 		pending: map[int64]command{}, waiters: map[*waiter]bool{}, reapplyCtx: map[string]bool{},
 		reapply: time.NewTimer(time.Hour), redial: time.NewTimer(time.Hour),
 	}
@@ -115,13 +116,13 @@ func (r *run) closeSession() {
 
 func (r *run) current(gen int) bool { return r.sess != nil && r.sess.Gen() == gen }
 
-func (r *run) onSession(m any) {
+func (r *run) onSession(m sessionNews) {
 	switch m := m.(type) {
-	case cdpsession.Opened:
+	case sessionOpened:
 		if r.current(m.Gen) {
 			r.opened()
 		}
-	case cdpsession.Ended:
+	case sessionEnded:
 		if !r.current(m.Gen) {
 			return
 		}
@@ -143,6 +144,8 @@ func (r *run) onSession(m any) {
 		if r.current(m.gen) {
 			r.worldKnown(m)
 		}
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 

@@ -16,6 +16,22 @@ const sessionMaxMessage = 16 << 20
 // and target events. Chromium undoes a connection's download behaviour
 // when that connection closes, so it stays open while the browser runs.
 
+// sessionNews is what the actor's session (and its world lookups) tell it
+// on run.fromSession: a closed set, the types below and worldAnswer, each
+// with its case in run.onSession.
+type sessionNews interface{ isDownloadsSessionNews() }
+
+// sessionOpened and sessionEnded are the session's own news.
+type (
+	sessionOpened cdpsession.Opened
+	sessionEnded  cdpsession.Ended
+)
+
+func (sessionOpened) isDownloadsSessionNews()  {}
+func (sessionEnded) isDownloadsSessionNews()   {}
+func (sessionMessage) isDownloadsSessionNews() {}
+func (worldAnswer) isDownloadsSessionNews()    {}
+
 // sessionMessage is a message of the browser the actor acts on.
 type sessionMessage struct {
 	gen int
@@ -41,12 +57,16 @@ var heard = map[string]bool{
 }
 
 // startSession connects to ep's browser and reports to out.
-func startSession(ep browser.Endpoint, out chan<- any) *cdpsession.Session {
-	return cdpsession.Start(ep, out, cdpsession.Spec{MaxMessage: sessionMaxMessage, Queue: 256, Read: readMessage})
+func startSession(ep browser.Endpoint, out chan<- sessionNews) *cdpsession.Session[sessionNews] {
+	return cdpsession.Start(ep, out, cdpsession.Spec[sessionNews]{
+		MaxMessage: sessionMaxMessage, Queue: 256, Read: readMessage,
+		Opened: func(m cdpsession.Opened) sessionNews { return sessionOpened(m) },
+		Ended:  func(m cdpsession.Ended) sessionNews { return sessionEnded(m) },
+	})
 }
 
 // readMessage keeps the answers and the events the actor acts on.
-func readMessage(gen int, raw []byte) (any, bool) {
+func readMessage(gen int, raw []byte) (sessionNews, bool) {
 	var msg cdpMessage
 	if err := json.Unmarshal(raw, &msg); err != nil {
 		return nil, false // not CDP; nothing to act on

@@ -45,7 +45,7 @@ func (a *Actor) Wait(ctx context.Context, id string) (Entry, error) { return a.W
 // id of another world's download is an *UnknownDownloadError.
 func (a *Actor) WaitIn(ctx context.Context, world, id string) (Entry, error) {
 	w := &waiter{id: id, world: world, done: make(chan waitEnd, 1)}
-	start, err := actor.Ask(ctx, a.mailbox, func(r chan waitStart) any { return waitFor{w: w, reply: r} })
+	start, err := actor.Ask(ctx, a.mailbox, func(r chan waitStart) request { return waitFor{w: w, reply: r} })
 	switch {
 	case err == nil && start.err != nil:
 		return Entry{}, start.err
@@ -64,7 +64,7 @@ func (a *Actor) WaitIn(ctx context.Context, world, id string) (Entry, error) {
 	// and say how the download is now.
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	cur, _ := actor.Ask(stopCtx, a.mailbox, func(r chan *Entry) any { return stopWaiting{w: w, reply: r} })
+	cur, _ := actor.Ask(stopCtx, a.mailbox, func(r chan *Entry) request { return stopWaiting{w: w, reply: r} })
 	select {
 	case end := <-w.done: // it finished meanwhile
 		return end.entry, end.err

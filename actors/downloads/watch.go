@@ -67,7 +67,7 @@ func (w *watchedConn) Close(code int, reason string) {
 }
 
 // tell sends the actor news from a connection, waiting a little at most.
-func (a *Actor) tell(m any) {
+func (a *Actor) tell(m request) {
 	ctx, cancel := context.WithTimeout(context.Background(), tellTimeout)
 	defer cancel()
 	select {

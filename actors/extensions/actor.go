@@ -33,15 +33,19 @@ type Spec struct {
 // extensions until a client loads them again, never the other way round).
 type Actor struct {
 	spec    Spec
-	mailbox chan any
+	mailbox chan request
 }
 
 // New makes an ExtensionsActor; Serve runs it.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, mailbox: make(chan any)}
+	return &Actor{spec: spec, mailbox: make(chan request)}
 }
 
 func (a *Actor) String() string { return "extensions " + a.spec.Instance }
+
+// request is what the actor's mailbox carries: a closed set, the types
+// below and no others, each with its case in handle.
+type request interface{ isExtensionsRequest() }
 
 // Messages the actor hears.
 type (
@@ -56,14 +60,18 @@ type (
 	}
 )
 
+func (loaded) isExtensionsRequest()      {}
+func (uninstalled) isExtensionsRequest() {}
+func (allows) isExtensionsRequest()      {}
+
 // Loaded: browser generation gen loaded extension id for a client.
 func (a *Actor) Loaded(ctx context.Context, id string, gen int) error {
-	return actor.Send(ctx, a.mailbox, loaded{id: id, gen: gen})
+	return actor.Send(ctx, a.mailbox, request(loaded{id: id, gen: gen}))
 }
 
 // Uninstalled: a client uninstalled extension id.
 func (a *Actor) Uninstalled(ctx context.Context, id string) error {
-	return actor.Send(ctx, a.mailbox, uninstalled{id: id})
+	return actor.Send(ctx, a.mailbox, request(uninstalled{id: id}))
 }
 
 // AllowsOrigin says whether origin is chrome-extension://ID of an
@@ -74,7 +82,7 @@ func (a *Actor) AllowsOrigin(ctx context.Context, origin string) bool {
 	if !ok || !IsID(id) {
 		return false
 	}
-	ok, err := actor.Ask(ctx, a.mailbox, func(r chan bool) any { return allows{id: id, reply: r} })
+	ok, err := actor.Ask(ctx, a.mailbox, func(r chan bool) request { return allows{id: id, reply: r} })
 	return err == nil && ok
 }
 
@@ -112,7 +120,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 	}
 }
 
-func (a *Actor) handle(b *book, m any) {
+func (a *Actor) handle(b *book, m request) {
 	switch m := m.(type) {
 	case loaded:
 		if b.load(m.id, m.gen) {
@@ -122,5 +130,7 @@ func (a *Actor) handle(b *book, m any) {
 		b.uninstall(m.id)
 	case allows:
 		m.reply <- b.has(m.id)
+	default:
+		actor.Unknown(a.spec.Log, a.String(), m)
 	}
 }

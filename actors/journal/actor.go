@@ -59,7 +59,7 @@ var ErrBadWorld = errors.New("not a world name")
 // a BatchDelay later; a read takes it at once.
 type Actor struct {
 	spec    Spec
-	mailbox chan any      // reads
+	mailbox chan request  // reads, forgets (requests.go)
 	kick    chan struct{} // the queue is no longer empty (capacity 1)
 
 	mu      sync.Mutex
@@ -91,7 +91,7 @@ func New(spec Spec) *Actor {
 	if spec.PassingClosed <= 0 {
 		spec.PassingClosed = DefaultPassingClosed
 	}
-	return &Actor{spec: spec, mailbox: make(chan any), kick: make(chan struct{}, 1), dropped: map[string]int64{}}
+	return &Actor{spec: spec, mailbox: make(chan request), kick: make(chan struct{}, 1), dropped: map[string]int64{}}
 }
 
 func (a *Actor) String() string { return "journal" }
@@ -138,28 +138,13 @@ func (a *Actor) take(into []Entry) []Entry {
 	return into
 }
 
-// read asks for a world's entries after since; wait: if there are none
-// yet, the answer waits for the next.
-type read struct {
-	world string
-	since Since
-	wait  bool
-	done  <-chan struct{}
-	reply chan readAnswer
-}
-
-type readAnswer struct {
-	entries []Entry
-	err     error
-}
-
 // Read answers a world's entries after since, oldest first. With wait, a
 // read that finds none waits for the next entry of the world or ctx.
 func (a *Actor) Read(ctx context.Context, world string, since Since, wait bool) ([]Entry, error) {
 	if err := checkWorld(world); err != nil {
 		return nil, err
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan readAnswer) any {
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan readAnswer) request {
 		return read{world: world, since: since, wait: wait, done: ctx.Done(), reply: r}
 	})
 	if err != nil {
@@ -218,13 +203,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 		case <-batch.C:
 			r.drain()
 		case m := <-a.mailbox:
-			switch m := m.(type) {
-			case read:
-				r.drain()
-				r.read(m)
-			case forgetJournal:
-				r.forget(m)
-			}
+			r.handle(m)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func (a *Actor) Forget(ctx context.Context, world string) (forgot bool, err erro
 	if err := checkWorld(world); err != nil {
 		return false, err
 	}
-	ans, err := actor.Ask(ctx, a.mailbox, func(r chan forgotten) any { return forgetJournal{world: world, reply: r} })
+	ans, err := actor.Ask(ctx, a.mailbox, func(r chan forgotten) request { return forgetJournal{world: world, reply: r} })
 	if err != nil {
 		return false, err
 	}

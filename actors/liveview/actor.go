@@ -53,7 +53,7 @@ type Instance struct {
 // Actor is the LiveViewActor, one per coordinator.
 type Actor struct {
 	spec        Spec
-	mailbox     chan any
+	mailbox     chan request
 	screencasts atomic.Int32 // running now: none without a viewer
 	viewerIDs   atomic.Int64
 }
@@ -63,7 +63,7 @@ func New(spec Spec) *Actor {
 	if spec.Poll <= 0 {
 		spec.Poll = time.Second
 	}
-	return &Actor{spec: spec, mailbox: make(chan any)}
+	return &Actor{spec: spec, mailbox: make(chan request)}
 }
 
 func (a *Actor) String() string { return "liveview" }
@@ -78,6 +78,10 @@ var (
 	// ErrStopped: the live view is stopping.
 	ErrStopped = errors.New("the live view stopped")
 )
+
+// request is what the actor's mailbox carries: a closed set, the types
+// below and no others, each with its case in handle.
+type request interface{ isLiveViewRequest() }
 
 // Messages the actor hears.
 type (
@@ -95,27 +99,38 @@ type (
 	}
 	fromInstance struct {
 		id  string
-		msg any
+		msg feedNews
 	}
 	askHuman struct{ q *humanRequest }
 	gaveUp   struct{ q *humanRequest }
 	gathered struct{ facts map[string]instanceFacts }
 )
 
+func (watchInstance) isLiveViewRequest()  {}
+func (forgetInstance) isLiveViewRequest() {}
+func (holdOf) isLiveViewRequest()         {}
+func (viewerJoined) isLiveViewRequest()   {}
+func (viewerLeft) isLiveViewRequest()     {}
+func (fromViewer) isLiveViewRequest()     {}
+func (fromInstance) isLiveViewRequest()   {}
+func (askHuman) isLiveViewRequest()       {}
+func (gaveUp) isLiveViewRequest()         {}
+func (gathered) isLiveViewRequest()       {}
+
 // Watch has the live view show an instance (and follow its browser's
 // events and its worlds) until Forget.
 func (a *Actor) Watch(ctx context.Context, inst Instance) error {
-	return actor.Send(ctx, a.mailbox, watchInstance{inst: inst})
+	return actor.Send(ctx, a.mailbox, request(watchInstance{inst: inst}))
 }
 
 // Forget stops showing an instance (it was closed).
 func (a *Actor) Forget(ctx context.Context, id string) error {
-	return actor.Send(ctx, a.mailbox, forgetInstance{id: id})
+	return actor.Send(ctx, a.mailbox, request(forgetInstance{id: id}))
 }
 
 // HoldOf is the hold on a world of an instance its relays obey.
 func (a *Actor) HoldOf(ctx context.Context, instance, world string) (relay.Hold, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan relay.Hold) any { return holdOf{instance: instance, world: world, reply: r} })
+	return actor.Ask(ctx, a.mailbox, func(r chan relay.Hold) request { return holdOf{instance: instance, world: world, reply: r} })
 }
 
 // Serve runs the actor until ctx is done.
@@ -165,7 +180,7 @@ func newRun(a *Actor, ctx context.Context) *run {
 	}
 }
 
-func (r *run) handle(m any) {
+func (r *run) handle(m request) {
 	switch m := m.(type) {
 	case watchInstance:
 		r.watch(m.inst)
@@ -191,6 +206,8 @@ func (r *run) handle(m any) {
 		r.gathering = false
 		r.facts = m.facts
 		r.pushState()
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 

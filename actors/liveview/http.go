@@ -97,7 +97,7 @@ func (a *Actor) serveViewer(w http.ResponseWriter, r *http.Request) {
 	}
 	conn.SetReadLimit(1 << 20)
 	v := newViewer(a.viewerIDs.Add(1), conn)
-	if actor.Send(r.Context(), a.mailbox, viewerJoined{v: v}) != nil {
+	if actor.Send(r.Context(), a.mailbox, request(viewerJoined{v: v})) != nil {
 		_ = conn.Close()
 		return
 	}
@@ -108,7 +108,7 @@ func (a *Actor) serveViewer(w http.ResponseWriter, r *http.Request) {
 		if err := conn.ReadJSON(&c); err != nil {
 			break
 		}
-		if actor.Send(r.Context(), a.mailbox, fromViewer{v: v, cmd: c}) != nil {
+		if actor.Send(r.Context(), a.mailbox, request(fromViewer{v: v, cmd: c})) != nil {
 			break
 		}
 	}
@@ -117,7 +117,7 @@ func (a *Actor) serveViewer(w http.ResponseWriter, r *http.Request) {
 	<-written
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
 	defer cancel()
-	_ = actor.Send(lctx, a.mailbox, viewerLeft{v: v})
+	_ = actor.Send(lctx, a.mailbox, request(viewerLeft{v: v}))
 }
 
 // humanRequestBody is the HTTP form of request_human.

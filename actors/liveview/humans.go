@@ -61,7 +61,7 @@ func (h *humanRequests) failAll(err error) {
 // or ctx ends (ErrNoHuman).
 func (a *Actor) RequestHuman(ctx context.Context, req HumanRequest) (HumanAnswer, error) {
 	q := &humanRequest{req: req, reply: make(chan humanReply, 1)}
-	if err := actor.Send(ctx, a.mailbox, askHuman{q: q}); err != nil {
+	if err := actor.Send(ctx, a.mailbox, request(askHuman{q: q})); err != nil {
 		return HumanAnswer{}, fmt.Errorf("%w: %w", ErrNoHuman, err)
 	}
 	select {
@@ -70,7 +70,7 @@ func (a *Actor) RequestHuman(ctx context.Context, req HumanRequest) (HumanAnswer
 	case <-ctx.Done():
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = actor.Send(wctx, a.mailbox, gaveUp{q: q})
+		_ = actor.Send(wctx, a.mailbox, request(gaveUp{q: q}))
 		select {
 		case rep := <-q.reply: // answered in the same instant
 			if rep.err == nil {

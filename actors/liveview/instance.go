@@ -15,9 +15,9 @@ type inst struct {
 	Instance
 	stop    context.CancelFunc // ends its feeder
 	fed     chan struct{}      // closed when its feeder has ended
-	news    chan any           // what its CDP sessions tell, read by the feeder
+	news    chan feedNews      // what its CDP sessions tell, read by the feeder
 	ep      *browser.Endpoint  // its running browser; nil: none
-	session *cdpsession.Session
+	session *cdpsession.Session[feedNews]
 	pages   map[string]*page // by target id, while a session runs
 	pending map[int64]pending
 	made    []string // its worlds, in the order they were made (the last: the newest)
@@ -36,7 +36,7 @@ func (r *run) watch(spec Instance) {
 		return
 	}
 	ctx, stop := context.WithCancel(r.ctx)
-	in := &inst{Instance: spec, stop: stop, fed: make(chan struct{}), news: make(chan any, 64), pages: map[string]*page{}, pending: map[int64]pending{}}
+	in := &inst{Instance: spec, stop: stop, fed: make(chan struct{}), news: make(chan feedNews, 64), pages: map[string]*page{}, pending: map[int64]pending{}}
 	r.instances[spec.ID] = in
 	if spec.Default {
 		r.order = append([]string{spec.ID}, r.order...)
@@ -70,11 +70,34 @@ func (r *run) stopInstance(in *inst) {
 	<-in.fed
 }
 
+// feedNews is what an instance's feeder hands the actor (fromInstance): a
+// closed set, the types below and no others, each with its case in
+// instanceNews or sessionNews.
+type feedNews interface{ isLiveViewFeedNews() }
+
+// What the feeder hands over besides what the sessions read (pages.go).
+type (
+	fromBrowser   struct{ ev browser.Event }
+	fromWorlds    struct{ news worlds.News }
+	sessionOpened cdpsession.Opened
+	sessionEnded  cdpsession.Ended
+)
+
+func (fromBrowser) isLiveViewFeedNews()   {}
+func (fromWorlds) isLiveViewFeedNews()    {}
+func (worldsOpen) isLiveViewFeedNews()    {}
+func (sessionOpened) isLiveViewFeedNews() {}
+func (sessionEnded) isLiveViewFeedNews()  {}
+func (targetNews) isLiveViewFeedNews()    {}
+func (detachedNews) isLiveViewFeedNews()  {}
+func (answerNews) isLiveViewFeedNews()    {}
+func (frameNews) isLiveViewFeedNews()     {}
+
 // feed hands the actor what an instance tells: its browser's events, its
 // worlds made and closed, and what its CDP sessions read. It ends with ctx.
-func (a *Actor) feed(ctx context.Context, spec Instance, sessions <-chan any, done chan struct{}) {
+func (a *Actor) feed(ctx context.Context, spec Instance, sessions <-chan feedNews, done chan struct{}) {
 	defer close(done)
-	tell := func(m any) bool {
+	tell := func(m feedNews) bool {
 		select {
 		case a.mailbox <- fromInstance{id: spec.ID, msg: m}:
 			return true
@@ -98,14 +121,14 @@ func (a *Actor) feed(ctx context.Context, spec Instance, sessions <-chan any, do
 		}
 	}
 	for {
-		var m any
+		var m feedNews
 		select {
 		case <-ctx.Done():
 			return
 		case ev := <-events:
-			m = ev
+			m = fromBrowser{ev}
 		case n := <-worldNews:
-			m = n
+			m = fromWorlds{n}
 		case s := <-sessions:
 			m = s
 		}
@@ -119,15 +142,15 @@ func (a *Actor) feed(ctx context.Context, spec Instance, sessions <-chan any, do
 type worldsOpen []string
 
 // instanceNews is what an instance's feeder handed over.
-func (r *run) instanceNews(in *inst, m any) {
+func (r *run) instanceNews(in *inst, m feedNews) {
 	switch m := m.(type) {
-	case browser.Event:
-		r.browserNews(in, m)
+	case fromBrowser:
+		r.browserNews(in, m.ev)
 	case worldsOpen:
 		in.made = append(in.made, m...)
-	case worlds.News:
-		r.worldNews(in, m)
-	default:
+	case fromWorlds:
+		r.worldNews(in, m.news)
+	default: // the sessions' news; sessionNews fails on an unknown one
 		r.sessionNews(in, m)
 	}
 }

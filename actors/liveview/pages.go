@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
 
@@ -76,11 +77,15 @@ type (
 )
 
 // sessionSpec reads what the live view's session hears.
-func sessionSpec() cdpsession.Spec {
-	return cdpsession.Spec{MaxMessage: 64 << 20, Queue: 256, Read: readSession}
+func sessionSpec() cdpsession.Spec[feedNews] {
+	return cdpsession.Spec[feedNews]{
+		MaxMessage: 64 << 20, Queue: 256, Read: readSession,
+		Opened: func(m cdpsession.Opened) feedNews { return sessionOpened(m) },
+		Ended:  func(m cdpsession.Ended) feedNews { return sessionEnded(m) },
+	}
 }
 
-func readSession(gen int, raw []byte) (any, bool) {
+func readSession(gen int, raw []byte) (feedNews, bool) {
 	var m struct {
 		ID        int64           `json:"id"`
 		Method    string          `json:"method"`
@@ -183,36 +188,32 @@ func (r *run) endSession(in *inst) {
 	clear(in.pending)
 }
 
-func (r *run) sessionNews(in *inst, m any) {
+// sessionNews takes what the instance's session told; news of another
+// session than the running one is stale.
+func (r *run) sessionNews(in *inst, m feedNews) {
 	s := in.session
+	current := func(gen int) bool { return s != nil && s.Gen() == gen }
 	switch m := m.(type) {
-	case cdpsession.Opened:
-		if s != nil && s.Gen() == m.Gen {
+	case sessionOpened:
+		if current(m.Gen) {
 			s.Send("Target.setDiscoverTargets", map[string]any{"discover": true})
 		}
-		return
-	case cdpsession.Ended:
-		if s != nil && s.Gen() == m.Gen {
+	case sessionEnded:
+		if current(m.Gen) {
 			r.log.Debug().Err(m.Err).Msg("the live view's session ended")
 			r.endSession(in)
 			r.pushState()
 		}
-		return
-	}
-	if s == nil {
-		return
-	}
-	switch m := m.(type) {
 	case targetNews:
-		if m.gen == s.Gen() {
+		if current(m.gen) {
 			r.targetNews(in, m)
 		}
 	case answerNews:
-		if m.gen == s.Gen() {
+		if current(m.gen) {
 			r.answered(in, m)
 		}
 	case detachedNews:
-		if m.gen == s.Gen() {
+		if current(m.gen) {
 			for _, p := range in.pages {
 				if p.session == m.session {
 					r.uncast(p)
@@ -221,9 +222,11 @@ func (r *run) sessionNews(in *inst, m any) {
 			}
 		}
 	case frameNews:
-		if m.gen == s.Gen() {
+		if current(m.gen) {
 			r.frame(in, m)
 		}
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 

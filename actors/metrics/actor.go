@@ -26,7 +26,7 @@ type Actor struct {
 	log      zerolog.Logger
 	registry *prometheus.Registry
 	events   chan browser.Event
-	mailbox  chan any
+	mailbox  chan request
 	traffic  relay.Traffic
 
 	launches      *prometheus.CounterVec
@@ -41,7 +41,7 @@ func New(log zerolog.Logger) *Actor {
 		log:      log,
 		registry: prometheus.NewRegistry(),
 		events:   make(chan browser.Event, 64),
-		mailbox:  make(chan any),
+		mailbox:  make(chan request),
 		launches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "cdpvisor_browser_launches_total", Help: "Browser launches begun.",
 		}, []string{"instance"}),
@@ -93,7 +93,13 @@ func (a *Actor) Forget(instance string) {
 	a.launchSeconds.DeletePartialMatch(prometheus.Labels{"instance": instance})
 }
 
+// request is what the actor's mailbox carries: a closed set, the types
+// below and no others, each with its case in Serve.
+type request interface{ isMetricsRequest() }
+
 type runningPids struct{ reply chan map[string]int }
+
+func (runningPids) isMetricsRequest() {}
 
 // Serve consumes the browsers' events until ctx is done.
 func (a *Actor) Serve(ctx context.Context) error {
@@ -124,12 +130,15 @@ func (a *Actor) Serve(ctx context.Context) error {
 				delete(running, ev.Instance)
 			}
 		case m := <-a.mailbox:
-			if m, ok := m.(runningPids); ok {
+			switch m := m.(type) {
+			case runningPids:
 				pids := make(map[string]int, len(running))
 				for k, v := range running {
 					pids[k] = v
 				}
 				m.reply <- pids
+			default:
+				actor.Unknown(a.log, a.String(), m)
 			}
 		}
 	}
@@ -138,7 +147,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 func (a *Actor) pids() map[string]int {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	pids, _ := actor.Ask(ctx, a.mailbox, func(r chan map[string]int) any { return runningPids{reply: r} })
+	pids, _ := actor.Ask(ctx, a.mailbox, func(r chan map[string]int) request { return runningPids{reply: r} })
 	return pids
 }
 

@@ -52,7 +52,7 @@ var (
 // Actor is the ProfilesActor.
 type Actor struct {
 	spec    Spec
-	mailbox chan any
+	mailbox chan request
 	// known is what the actor last read or wrote of each file, so that a
 	// world made again is not parsed again from an unchanged file. Only
 	// Serve's goroutine touches it (the writer says what it wrote).
@@ -64,7 +64,7 @@ func New(spec Spec) *Actor {
 	if spec.WriteDelay <= 0 {
 		spec.WriteDelay = DefaultWriteDelay
 	}
-	return &Actor{spec: spec, mailbox: make(chan any), known: map[string]knownFile{}}
+	return &Actor{spec: spec, mailbox: make(chan request), known: map[string]knownFile{}}
 }
 
 func (a *Actor) String() string { return "profiles" }
@@ -75,7 +75,7 @@ func (a *Actor) Dir() string { return a.spec.Dir }
 // Load answers the kept storage of the world called name (the newest
 // handed in, written or not); found is false when none is kept.
 func (a *Actor) Load(ctx context.Context, name string) (st storagestate.State, found bool, err error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan loaded) any { return load{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan loaded) request { return load{name: name, reply: r} })
 	if err != nil {
 		return storagestate.State{}, false, err
 	}
@@ -84,13 +84,13 @@ func (a *Actor) Load(ctx context.Context, name string) (st storagestate.State, f
 
 // Save hands in the world's storage of the moment, written soon.
 func (a *Actor) Save(ctx context.Context, name string, st storagestate.State) error {
-	return actor.Send(ctx, a.mailbox, save{name: name, state: st})
+	return actor.Send(ctx, a.mailbox, request(save{name: name, state: st}))
 }
 
 // Forget deletes the world's profile (its storage and its policy), and
 // what was handed in and not yet written; forgot says there was one.
 func (a *Actor) Forget(ctx context.Context, name string) (forgot bool, err error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan forgotten) any { return forget{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan forgotten) request { return forget{name: name, reply: r} })
 	if err != nil {
 		return false, err
 	}
@@ -99,7 +99,7 @@ func (a *Actor) Forget(ctx context.Context, name string) (forgot bool, err error
 
 // List answers every kept world, by name.
 func (a *Actor) List(ctx context.Context) ([]Kept, error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan listed) any { return list{reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan listed) request { return list{reply: r} })
 	if err != nil {
 		return nil, err
 	}
@@ -108,12 +108,25 @@ func (a *Actor) List(ctx context.Context) ([]Kept, error) {
 
 // Flush writes what was handed in and answers once it is on disk.
 func (a *Actor) Flush(ctx context.Context) error {
-	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) any { return flush{reply: r} })
+	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) request { return flush{reply: r} })
 	if err != nil {
 		return err
 	}
 	return errc
 }
+
+// request is what the actor's mailbox carries: a closed set, the types
+// below and the policy's (policy.go) and no others, each with its case in
+// serving.on.
+type request interface{ isProfilesRequest() }
+
+func (load) isProfilesRequest()       {}
+func (save) isProfilesRequest()       {}
+func (forget) isProfilesRequest()     {}
+func (list) isProfilesRequest()       {}
+func (flush) isProfilesRequest()      {}
+func (loadPolicy) isProfilesRequest() {}
+func (savePolicy) isProfilesRequest() {}
 
 type (
 	load struct {
@@ -183,7 +196,7 @@ type serving struct {
 	// inFlight is what the writer is writing (nil: it is idle); what must
 	// see it written (a flush, a list, a forget of a world in it) waits.
 	inFlight map[string]storagestate.State
-	waiting  []any
+	waiting  []request
 	errs     []error // of the writes since the first waiting flush
 	writes   chan map[string]storagestate.State
 	written  chan []written
@@ -196,7 +209,7 @@ type written struct {
 	err  error
 }
 
-func (s *serving) on(m any) {
+func (s *serving) on(m request) {
 	switch m := m.(type) {
 	case save:
 		if len(s.pending) == 0 && s.inFlight == nil {
@@ -232,17 +245,21 @@ func (s *serving) on(m any) {
 		}
 		s.waiting = append(s.waiting, m)
 		s.startWrite()
+	default:
+		actor.Unknown(s.a.spec.Log, s.a.String(), m)
 	}
 }
 
 // answer answers a list or a flush now that nothing is left to write.
-func (s *serving) answer(m any, errs []error) {
+func (s *serving) answer(m request, errs []error) {
 	switch m := m.(type) {
 	case list:
 		kept, err := s.a.list()
 		m.reply <- listed{kept: kept, err: err}
 	case flush:
 		m.reply <- errors.Join(errs...)
+	default:
+		actor.Unknown(s.a.spec.Log, s.a.String(), m)
 	}
 }
 

@@ -28,7 +28,7 @@ var ErrNotPolicy = errors.New("the policy file is not a world's network policy")
 // false when none is kept. A file of another user's, or one that is not a
 // policy, is refused (ErrNotMine, ErrNotPolicy), naming it.
 func (a *Actor) LoadPolicy(ctx context.Context, name string) (p state.WorldPolicy, found bool, err error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan policyLoaded) any { return loadPolicy{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan policyLoaded) request { return loadPolicy{name: name, reply: r} })
 	if err != nil {
 		return state.WorldPolicy{}, false, err
 	}
@@ -38,7 +38,7 @@ func (a *Actor) LoadPolicy(ctx context.Context, name string) (p state.WorldPolic
 // SavePolicy keeps p as the policy of the world called name, and answers
 // once it is on disk.
 func (a *Actor) SavePolicy(ctx context.Context, name string, p state.WorldPolicy) error {
-	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) any { return savePolicy{name: name, policy: p, reply: r} })
+	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) request { return savePolicy{name: name, policy: p, reply: r} })
 	if err != nil {
 		return err
 	}
@@ -66,13 +66,15 @@ type (
 // policy itself, not through its writer: a save is answered once it is on
 // disk (a coordinator killed right after keeps it), and a policy is a few
 // hundred bytes written at the owner's request, not at every change.
-func (a *Actor) onPolicy(m any) {
+func (a *Actor) onPolicy(m request) {
 	switch m := m.(type) {
 	case loadPolicy:
 		p, found, err := a.readPolicy(m.name)
 		m.reply <- policyLoaded{policy: p, found: found, err: err}
 	case savePolicy:
 		m.reply <- a.writePolicy(m.name, m.policy)
+	default:
+		actor.Unknown(a.spec.Log, a.String(), m)
 	}
 }
 

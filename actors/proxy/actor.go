@@ -99,7 +99,7 @@ type Actor struct {
 	spec     Spec
 	listener net.Listener
 	port     int
-	mailbox  chan any
+	mailbox  chan request
 	stopped  chan struct{} // closed when shutdown is over: nobody reads the mailbox after
 	client   *http.Client  // to the browser's /json surface
 	// worldNews hears the worlds made and closed (worldPortsOn), whose
@@ -141,7 +141,7 @@ func New(spec Spec, l net.Listener) *Actor {
 		spec:      spec,
 		listener:  l,
 		port:      l.Addr().(*net.TCPAddr).Port,
-		mailbox:   make(chan any),
+		mailbox:   make(chan request),
 		stopped:   make(chan struct{}),
 		client:    &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
 		worldNews: make(chan worlds.News, worldNewsRoom),
@@ -166,6 +166,17 @@ func (p *Actor) BrowserWS() string {
 	return fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", p.port)
 }
 
+// request is what the actor's mailbox carries: a closed set, the types
+// below and worldPortAsk (world_ports.go) and no others, each with its
+// case in handle.
+type request interface{ isProxyRequest() }
+
+func (relayOpened) isProxyRequest()  {}
+func (relayClosed) isProxyRequest()  {}
+func (closeClients) isProxyRequest() {}
+func (clientCount) isProxyRequest()  {}
+func (worldPortAsk) isProxyRequest() {}
+
 // Messages a Actor hears.
 type (
 	relayOpened  struct{ relay *relay.Actor }
@@ -181,12 +192,12 @@ type (
 // CloseClients closes every client websocket with code (1012 on a restart,
 // so clients reconnect) and returns how many were closed.
 func (p *Actor) CloseClients(ctx context.Context, code int, reason string) (int, error) {
-	return actor.Ask(ctx, p.mailbox, func(r chan int) any { return closeClients{code: code, reason: reason, reply: r} })
+	return actor.Ask(ctx, p.mailbox, func(r chan int) request { return closeClients{code: code, reason: reason, reply: r} })
 }
 
 // Clients returns how many client websockets are connected.
 func (p *Actor) Clients(ctx context.Context) (int, error) {
-	return actor.Ask(ctx, p.mailbox, func(r chan int) any { return clientCount{reply: r} })
+	return actor.Ask(ctx, p.mailbox, func(r chan int) request { return clientCount{reply: r} })
 }
 
 // MetricsPath serves the Prometheus metrics.
@@ -229,7 +240,7 @@ func (p *Actor) Serve(ctx context.Context) error {
 	}
 }
 
-func (p *Actor) handle(ctx context.Context, m any, relays map[*relay.Actor]struct{}, run worldPortsRun) {
+func (p *Actor) handle(ctx context.Context, m request, relays map[*relay.Actor]struct{}, run worldPortsRun) {
 	switch m := m.(type) {
 	case worldPortAsk:
 		p.takeWorldNews(run)
@@ -251,6 +262,8 @@ func (p *Actor) handle(ctx context.Context, m any, relays map[*relay.Actor]struc
 		m.reply <- len(relays)
 	case clientCount:
 		m.reply <- len(relays)
+	default:
+		actor.Unknown(p.spec.Log, p.String(), m)
 	}
 }
 

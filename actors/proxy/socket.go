@@ -108,7 +108,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		spec.Extensions = p.spec.Extensions
 	}
 	rl := relay.New(spec)
-	if actor.Send(r.Context(), p.mailbox, relayOpened{relay: rl}) != nil {
+	if actor.Send(r.Context(), p.mailbox, request(relayOpened{relay: rl})) != nil {
 		rl.Close(websocket.CloseGoingAway, "cdpvisor is shutting down")
 		browserConn.Close(websocket.CloseGoingAway, "")
 		return

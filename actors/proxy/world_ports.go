@@ -51,7 +51,7 @@ type (
 
 // worldPorts answers the open worlds' ports, by name.
 func (p *Actor) worldPorts(ctx context.Context) (map[string]int, error) {
-	return actor.Ask(ctx, p.mailbox, func(r chan map[string]int) any { return worldPortAsk{reply: r} })
+	return actor.Ask(ctx, p.mailbox, func(r chan map[string]int) request { return worldPortAsk{reply: r} })
 }
 
 // followWorlds starts following the worlds' lifetimes and opens the ports

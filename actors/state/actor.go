@@ -24,17 +24,23 @@ type Spec struct {
 type Actor struct {
 	spec    Spec
 	path    string
-	mailbox chan any
+	mailbox chan request
 }
+
+// request is what the actor's mailbox carries: a closed set, the types
+// below and no others, each with its case in Serve.
+type request interface{ isStateRequest() }
 
 type setInstances struct {
 	instances []Instance
 	reply     chan error
 }
 
+func (setInstances) isStateRequest() {}
+
 // New makes the actor; nothing is written until it is served.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, path: FileName(spec.Dir, spec.State.PID), mailbox: make(chan any)}
+	return &Actor{spec: spec, path: FileName(spec.Dir, spec.State.PID), mailbox: make(chan request)}
 }
 
 func (a *Actor) String() string { return "state " + a.path }
@@ -76,9 +82,12 @@ func (a *Actor) Serve(ctx context.Context) error {
 			a.remove()
 			return ctx.Err()
 		case m := <-a.mailbox:
-			if m, ok := m.(setInstances); ok {
+			switch m := m.(type) {
+			case setInstances:
 				a.spec.State.Instances = m.instances
 				m.reply <- a.Write()
+			default:
+				actor.Unknown(a.spec.Log, a.String(), m)
 			}
 		}
 	}
@@ -86,7 +95,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 
 // SetInstances republishes the state files with this list of instances.
 func (a *Actor) SetInstances(ctx context.Context, instances []Instance) error {
-	err, sendErr := actor.Ask(ctx, a.mailbox, func(r chan error) any { return setInstances{instances: instances, reply: r} })
+	err, sendErr := actor.Ask(ctx, a.mailbox, func(r chan error) request { return setInstances{instances: instances, reply: r} })
 	if sendErr != nil {
 		return sendErr
 	}

@@ -33,16 +33,20 @@ type Spec struct {
 // launch.Guard: a launch asks it before spawning a browser.
 type Actor struct {
 	spec    Spec
-	mailbox chan any
+	mailbox chan request
 	stopped chan struct{} // closed when Serve returns: nobody reads the mailbox after
 }
 
 // New makes the actor; its guard process starts when it is served.
 func New(spec Spec) *Actor {
-	return &Actor{spec: spec, mailbox: make(chan any, 64), stopped: make(chan struct{})}
+	return &Actor{spec: spec, mailbox: make(chan request, 64), stopped: make(chan struct{})}
 }
 
 func (w *Actor) String() string { return "watchdog" }
+
+// request is what the actor's mailbox carries: a closed set, the types
+// below and no others, each with its case in handle.
+type request interface{ isWatchdogRequest() }
 
 type (
 	launching struct {
@@ -53,13 +57,17 @@ type (
 	guardEnded struct{ g *guardProcess }
 )
 
+func (launching) isWatchdogRequest()  {}
+func (toGuard) isWatchdogRequest()    {}
+func (guardEnded) isWatchdogRequest() {}
+
 // Launching implements launch.Guard: the launch is written to the guard's
 // pipe before it returns, so the browser spawned next is guarded from its
 // first instant.
 func (w *Actor) Launching(ctx context.Context, f launch.Facts) (launch.Guarded, error) {
 	ctx, cancel := w.whileServed(ctx)
 	defer cancel()
-	id, err := actor.Ask(ctx, w.mailbox, func(reply chan int) any { return launching{f: f, reply: reply} })
+	id, err := actor.Ask(ctx, w.mailbox, func(reply chan int) request { return launching{f: f, reply: reply} })
 	if err != nil {
 		return nil, fmt.Errorf("the watchdog is not running: %w", err)
 	}
@@ -135,7 +143,7 @@ func (w *Actor) Serve(ctx context.Context) error {
 	}
 }
 
-func (w *Actor) handle(msg any, t *table, g *guardProcess) *guardProcess {
+func (w *Actor) handle(msg request, t *table, g *guardProcess) *guardProcess {
 	switch msg := msg.(type) {
 	case launching:
 		t.last++
@@ -152,6 +160,12 @@ func (w *Actor) handle(msg any, t *table, g *guardProcess) *guardProcess {
 			w.spec.Log.Error().Msg("the watchdog process ended; starting it again")
 			return w.startGuard(t)
 		}
+	default:
+		// Loud, but no panic (actor.Unknown): Serve is not made to run
+		// twice (it closes stopped), and its end lets the guard go without
+		// bye, which ends every browser.
+		w.spec.Log.Error().Str("actor", w.String()).Str("messageType", fmt.Sprintf("%T", msg)).
+			Msg("an actor got a message it has no case for")
 	}
 	return g
 }

@@ -75,7 +75,7 @@ const DefaultSnapshotEvery = 1500 * time.Millisecond
 // Everything else asks it through the methods below and the World handles.
 type Actor struct {
 	spec    Spec
-	mailbox chan any
+	mailbox chan request
 	book    map[string]*world // touched only by Serve's goroutine; outlives a restart of Serve
 	// followers hear every world made or closed (News); touched only by
 	// Serve's goroutine.
@@ -91,7 +91,7 @@ func New(spec Spec) *Actor {
 	if spec.SnapshotEvery <= 0 {
 		spec.SnapshotEvery = DefaultSnapshotEvery
 	}
-	return &Actor{spec: spec, mailbox: make(chan any), book: map[string]*world{}}
+	return &Actor{spec: spec, mailbox: make(chan request), book: map[string]*world{}}
 }
 
 func (a *Actor) String() string { return "worlds " + a.spec.Instance }
@@ -141,7 +141,7 @@ func (a *Actor) Open(ctx context.Context, name string, ep browser.Endpoint) (*Wo
 	if err := CheckName(name); err != nil {
 		return nil, "", err
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan opened) any { return openWorld{name: name, ep: ep, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan opened) request { return openWorld{name: name, ep: ep, reply: r} })
 	if err != nil {
 		return nil, "", err
 	}
@@ -151,7 +151,7 @@ func (a *Actor) Open(ctx context.Context, name string, ep browser.Endpoint) (*Wo
 // Targets lists the world's targets in the browser at ep: those of its
 // own context and of the contexts its clients made.
 func (a *Actor) Targets(ctx context.Context, w *World, ep browser.Endpoint) ([]Target, error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan targetsAnswer) any { return listTargets{world: w, ep: ep, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan targetsAnswer) request { return listTargets{world: w, ep: ep, reply: r} })
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (a *Actor) Targets(ctx context.Context, w *World, ep browser.Endpoint) ([]T
 // NewPage opens a page at url in the world's context (/json/new) and
 // returns its target id.
 func (a *Actor) NewPage(ctx context.Context, w *World, ep browser.Endpoint, url string) (string, error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan pageAnswer) any { return newPage{world: w, ep: ep, url: url, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan pageAnswer) request { return newPage{world: w, ep: ep, url: url, reply: r} })
 	if err != nil {
 		return "", err
 	}
@@ -171,7 +171,7 @@ func (a *Actor) NewPage(ctx context.Context, w *World, ep browser.Endpoint, url 
 // Joined counts a client connection of the world; Left uncounts it, and
 // the world's cookies are read at once (the client may have set some).
 func (a *Actor) Joined(ctx context.Context, w *World, c Closer) error {
-	return actor.Send(ctx, a.mailbox, clientJoined{world: w, client: c})
+	return actor.Send(ctx, a.mailbox, request(clientJoined{world: w, client: c}))
 }
 
 // Left: see Joined. ctx is the client's: once it is done (cdpvisor is
@@ -179,19 +179,19 @@ func (a *Actor) Joined(ctx context.Context, w *World, c Closer) error {
 func (a *Actor) Left(ctx context.Context, w *World, c Closer) {
 	ctx, cancel := context.WithTimeout(ctx, tellTimeout)
 	defer cancel()
-	_ = actor.Send(ctx, a.mailbox, clientLeft{world: w, client: c})
+	_ = actor.Send(ctx, a.mailbox, request(clientLeft{world: w, client: c}))
 }
 
 // List reports every world, by name.
 func (a *Actor) List(ctx context.Context) ([]Summary, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan []Summary) any { return listWorlds{reply: r} })
+	return actor.Ask(ctx, a.mailbox, func(r chan []Summary) request { return listWorlds{reply: r} })
 }
 
 // Close closes the world called name: its clients' connections close
 // (1001), its contexts are disposed with their pages, and it leaves the
 // book (the name, used again, makes a new world).
 func (a *Actor) Close(ctx context.Context, name string) error {
-	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) any { return closeWorld{name: name, reply: r} })
+	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) request { return closeWorld{name: name, reply: r} })
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func (a *Actor) Serve(ctx context.Context) error {
 	}
 }
 
-// Requests the actor hears; each reply channel is buffered.
+// Requests the actor hears (requests.go); each reply channel is buffered.
 type (
 	openWorld struct {
 		name  string // a world by name, made if new; or

@@ -91,7 +91,7 @@ func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network, replace
 			return false, fmt.Errorf("world %s: %w", name, err)
 		}
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any {
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) request {
 		return makeGuarded{name: name, net: n, replace: replace, reply: r}
 	})
 	if err != nil {
@@ -102,7 +102,7 @@ func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network, replace
 
 // Policy reports the world's policy and its counts; nil: it has none.
 func (a *Actor) Policy(ctx context.Context, name string) (*PolicyInfo, error) {
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan policyAnswer) any { return askPolicy{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan policyAnswer) request { return askPolicy{name: name, reply: r} })
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ type (
 )
 
 // handleGuard answers the requests of this file; false: m is not one.
-func (r *run) handleGuard(m any) bool {
+func (r *run) handleGuard(m request) bool {
 	switch m := m.(type) {
 	case makeGuarded:
 		m.reply <- r.makeGuarded(m)

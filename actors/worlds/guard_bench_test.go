@@ -48,13 +48,13 @@ func TestGuardCost(t *testing.T) {
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = w.Write(gif)
 	})
-	a := startCounting(t, mux)
+	a := actortest.StartCounting(t, mux)
 	inst := served.StartInstance(t, launch.Options{
 		Browser:  launch.Browser{Name: "Chromium", Type: launch.Chromium, Path: chromium},
 		Headless: true, ReadyTimeout: 20 * time.Second, StopGrace: 2 * time.Second,
 	}, proxy.Spec{})
 	ctx := served.Context(t)
-	policy, _ := guard.ParsePolicy([]string{a.hostport()}, nil)
+	policy, _ := guard.ParsePolicy([]string{a.HostPort()}, nil)
 	if _, err := inst.Worlds.MakeGuarded(ctx, "guarded", worlds.Network{Policy: policy}, false); err != nil {
 		t.Fatal(err)
 	}

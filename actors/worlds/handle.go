@@ -5,10 +5,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 )
 
 // handle answers a request from outside.
-func (r *run) handle(m any) {
+func (r *run) handle(m request) {
 	if r.handleFollowing(m) || r.handleStorage(m) || r.handleGuard(m) {
 		return
 	}
@@ -52,6 +54,8 @@ func (r *run) handle(m any) {
 		r.list(m.reply)
 	case closeWorld:
 		r.close(m)
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 

@@ -24,7 +24,7 @@ const newsWait = 5 * time.Second
 // done, and answers the worlds open now. The actor waits on ch (up to
 // newsWait): read it while following.
 func (a *Actor) Follow(ctx context.Context, ch chan<- News) (open []string, err error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan []string) any { return follow{f: follower{ch: ch, done: ctx.Done()}, reply: r} })
+	return actor.Ask(ctx, a.mailbox, func(r chan []string) request { return follow{f: follower{ch: ch, done: ctx.Done()}, reply: r} })
 }
 
 // follower is who hears the worlds' news, until done.
@@ -41,7 +41,7 @@ func (a *Actor) Make(ctx context.Context, name string) (made bool, err error) {
 	if err := CheckName(name); err != nil {
 		return false, err
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) any { return makeWorld{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan guardedAnswer) request { return makeWorld{name: name, reply: r} })
 	if err != nil {
 		return false, err
 	}
@@ -60,7 +60,7 @@ type (
 )
 
 // handleFollowing answers the requests of this file; false: m is not one.
-func (r *run) handleFollowing(m any) bool {
+func (r *run) handleFollowing(m request) bool {
 	switch m := m.(type) {
 	case follow:
 		r.a.followers = append(r.a.followers, m.f)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
 )
@@ -16,8 +17,8 @@ import (
 type run struct {
 	a           *Actor
 	log         zerolog.Logger
-	fromSession chan any
-	sess        *cdpsession.Session
+	fromSession chan sessionNews
+	sess        *cdpsession.Session[sessionNews]
 	ep          browser.Endpoint // the newest browser heard of
 	running     bool             // ep's browser runs, as far as the actor knows
 	exited      int              // the newest generation known to have exited
@@ -50,7 +51,7 @@ var ErrNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, 
 
 func newRun(a *Actor) *run {
 	return &run{
-		a: a, log: a.spec.Log, fromSession: make(chan any), pending: map[int64]pendingCall{},
+		a: a, log: a.spec.Log, fromSession: make(chan sessionNews), pending: map[int64]pendingCall{},
 		snapshots: time.NewTicker(a.spec.SnapshotEvery), pages: map[string]*pageSession{},
 		wake: make(chan func()), stopped: make(chan struct{}),
 	}
@@ -165,7 +166,7 @@ func (r *run) expire(now time.Time) {
 	}
 }
 
-func (r *run) onSession(m any) {
+func (r *run) onSession(m sessionNews) {
 	switch m := m.(type) {
 	case sessionAnswer:
 		if r.sess == nil || r.sess.Gen() != m.gen {
@@ -179,7 +180,7 @@ func (r *run) onSession(m any) {
 		if r.sess != nil && r.sess.Gen() == m.gen {
 			r.onEvent(m)
 		}
-	case cdpsession.Ended:
+	case sessionEnded:
 		if r.sess == nil || r.sess.Gen() != m.Gen {
 			return
 		}
@@ -187,6 +188,8 @@ func (r *run) onSession(m any) {
 		// not, the next command connects again.
 		r.log.Debug().Err(m.Err).Int("generation", m.Gen).Msg("the worlds connection to the browser ended")
 		r.dropSession()
+	default:
+		actor.Unknown(r.log, r.a.String(), m)
 	}
 }
 

@@ -21,6 +21,19 @@ const sessionMaxMessage = 64 << 20
 // until it is disposed or the browser exits), so a new session serves the
 // worlds of the same browser.
 
+// sessionNews is what the actor's session tells it on run.fromSession: a
+// closed set, the types below and no others, each with its case in
+// run.onSession. The session's opening is not told: the actor sends its
+// commands as soon as it has the session.
+type sessionNews interface{ isWorldsSessionNews() }
+
+// sessionEnded is the session's own news of its end.
+type sessionEnded cdpsession.Ended
+
+func (sessionAnswer) isWorldsSessionNews() {}
+func (sessionEvent) isWorldsSessionNews()  {}
+func (sessionEnded) isWorldsSessionNews()  {}
+
 // sessionAnswer is the browser's answer to one of the actor's commands.
 type sessionAnswer struct {
 	gen    int
@@ -55,8 +68,11 @@ func (a answer) err() error {
 func failed(err error) answer { return answer{lost: err} }
 
 // startSession connects to ep's browser and reports to out.
-func startSession(ep browser.Endpoint, out chan<- any) *cdpsession.Session {
-	return cdpsession.Start(ep, out, cdpsession.Spec{MaxMessage: sessionMaxMessage, Queue: 1024, Read: readAnswer})
+func startSession(ep browser.Endpoint, out chan<- sessionNews) *cdpsession.Session[sessionNews] {
+	return cdpsession.Start(ep, out, cdpsession.Spec[sessionNews]{
+		MaxMessage: sessionMaxMessage, Queue: 1024, Read: readAnswer,
+		Ended: func(m cdpsession.Ended) sessionNews { return sessionEnded(m) },
+	})
 }
 
 // sessionEvent is an event of the browser the actor acts on (eventsRead).
@@ -78,7 +94,7 @@ var eventsRead = map[string]bool{
 }
 
 // readAnswer keeps the answers and the events of eventsRead.
-func readAnswer(gen int, raw []byte) (any, bool) {
+func readAnswer(gen int, raw []byte) (sessionNews, bool) {
 	h, err := transport.ScanHead(raw)
 	if err != nil {
 		return nil, false

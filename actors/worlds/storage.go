@@ -92,7 +92,7 @@ func (a *Actor) Seed(ctx context.Context, name string, s Seed) (Seeded, error) {
 	if err := CheckName(name); err != nil {
 		return Seeded{}, err
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan seededAnswer) any { return seedWorld{name: name, seed: s, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan seededAnswer) request { return seedWorld{name: name, seed: s, reply: r} })
 	if err != nil {
 		return Seeded{}, err
 	}
@@ -106,7 +106,7 @@ func (a *Actor) Export(ctx context.Context, name string) (storagestate.State, er
 	if err := CheckName(name); err != nil {
 		return storagestate.State{}, err
 	}
-	got, err := actor.Ask(ctx, a.mailbox, func(r chan exported) any { return exportWorld{name: name, reply: r} })
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan exported) request { return exportWorld{name: name, reply: r} })
 	if err != nil {
 		return storagestate.State{}, err
 	}
@@ -119,7 +119,7 @@ func (a *Actor) Forget(ctx context.Context, name string) error {
 	if err := CheckName(name); err != nil {
 		return err
 	}
-	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) any { return forgetWorld{name: name, reply: r} })
+	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) request { return forgetWorld{name: name, reply: r} })
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (a *Actor) Forget(ctx context.Context, name string) error {
 // hands it to the profiles, answering once that is done: the last save
 // before the coordinator stops (SIGTERM).
 func (a *Actor) Keep(ctx context.Context) error {
-	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) any { return keepAll{reply: r} })
+	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) request { return keepAll{reply: r} })
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func withOrigin(st storagestate.State, origin string, items map[string]string) s
 func (w *World) BeforeClose(ctx context.Context, gen int, target string) {
 	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
 	defer cancel()
-	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) any {
+	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) request {
 		return beforeClose{world: w, gen: gen, target: target, reply: r}
 	})
 }

@@ -16,7 +16,7 @@ import (
 const profilesWait = 2 * time.Second
 
 // handleStorage answers the storage requests; false: m is not one.
-func (r *run) handleStorage(m any) bool {
+func (r *run) handleStorage(m request) bool {
 	switch m := m.(type) {
 	case seedWorld:
 		r.seedWorld(m)

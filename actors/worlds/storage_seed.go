@@ -44,7 +44,7 @@ const prepareTimeout = 1500 * time.Millisecond
 func (w *World) PreparePage(ctx context.Context, gen int, target string) {
 	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
 	defer cancel()
-	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) any {
+	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) request {
 		return preparePage{world: w, gen: gen, target: target, reply: r}
 	})
 }

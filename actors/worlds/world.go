@@ -62,7 +62,7 @@ func (w *World) Made() []string {
 // there first if needed (with the world's cookies restored). A relay asks
 // it after a recovery: the new browser's context replaces the lost one.
 func (w *World) Context(ctx context.Context, ep browser.Endpoint) (string, error) {
-	got, err := actor.Ask(ctx, w.a.mailbox, func(r chan opened) any { return openWorld{world: w, ep: ep, reply: r} })
+	got, err := actor.Ask(ctx, w.a.mailbox, func(r chan opened) request { return openWorld{world: w, ep: ep, reply: r} })
 	if err != nil {
 		return "", err
 	}
@@ -73,7 +73,7 @@ func (w *World) Context(ctx context.Context, ep browser.Endpoint) (string, error
 // generation gen. The relay waits for it before it tells its client the
 // context's id: every later event of the context must find it owned.
 func (w *World) AddMade(ctx context.Context, gen int, contextID string) error {
-	_, err := actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) any {
+	_, err := actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) request {
 		return contextMade{world: w, gen: gen, context: contextID, reply: r}
 	})
 	return err
@@ -88,7 +88,7 @@ func (w *World) Disposed(gen int, contextID string) {
 // pages close and the contexts its clients made are disposed; the browser,
 // the world (its context and cookies) and the other worlds go on.
 func (w *World) CloseBrowser(ctx context.Context, ep browser.Endpoint) error {
-	errc, err := actor.Ask(ctx, w.a.mailbox, func(r chan error) any { return closePages{world: w, ep: ep, reply: r} })
+	errc, err := actor.Ask(ctx, w.a.mailbox, func(r chan error) request { return closePages{world: w, ep: ep, reply: r} })
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (w *World) CloseBrowser(ctx context.Context, ep browser.Endpoint) error {
 const tellTimeout = time.Second
 
 // tell gives the actor news that needs no answer, waiting a little at most.
-func (a *Actor) tell(m any) {
+func (a *Actor) tell(m request) {
 	ctx, cancel := context.WithTimeout(context.Background(), tellTimeout)
 	defer cancel()
 	if err := actor.Send(ctx, a.mailbox, m); err != nil {
