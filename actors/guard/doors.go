@@ -18,6 +18,9 @@ import (
 // refuses a web page for file: and chrome: URLs (measured: Chromium 148,
 // "Not allowed to load local resource").
 
+// RuleDoors is the rule that shuts them, in refusals and the journal.
+const RuleDoors = "a guarded world touches nothing of the machine"
+
 // Doors a guarded world keeps shut.
 var (
 	// ErrLocalFile: a file of the machine (file:, filesystem:, a view of one).
@@ -144,12 +147,6 @@ func JudgeFile(path string, folders []string) error {
 		}
 	}
 	return fmt.Errorf("%w: %s is not in %s", ErrFileOutside, path, strings.Join(nonEmpty(folders), ", "))
-}
-
-// InsideFolders says path (absolute) is inside one of folders, links
-// followed: where a download path may point.
-func InsideFolders(path string, folders []string) bool {
-	return filepath.IsAbs(path) && JudgeFile(path, folders) == nil
 }
 
 // resolved is path with its symbolic links followed as far as they exist

@@ -7,42 +7,26 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/rs/zerolog"
 )
 
-// server is a local HTTP server counting every connection it gets.
-type server struct {
-	*httptest.Server
-	conns atomic.Int32
-}
-
-func newServer(t *testing.T, body string) *server {
-	s := &server{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// newServer is a local server answering body, counting its connections.
+func newServer(t *testing.T, body string) *actortest.CountingServer {
+	return actortest.StartCounting(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, body)
 	}))
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			s.conns.Add(1)
-		}
-	}
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
 }
 
-func (s *server) hostport() string { return strings.TrimPrefix(s.URL, "http://") }
-
-func (s *server) port() int { return s.Listener.Addr().(*net.TCPAddr).Port }
+// portOf is a server's port.
+func portOf(s *actortest.CountingServer) int { return s.Listener.Addr().(*net.TCPAddr).Port }
 
 // names is a resolver of fixed answers.
 type names map[string]string
@@ -114,31 +98,31 @@ func connect(t *testing.T, p *Proxy, hostport string) (int, string) {
 
 func TestProxyAllowsNamedAndDeniedServerSeesNoConnection(t *testing.T) {
 	a, b := newServer(t, "A"), newServer(t, "B")
-	p := startProxy(t, []string{"127.0.0.1:" + fmt.Sprint(a.port())}, nil, nil)
+	p := startProxy(t, []string{"127.0.0.1:" + fmt.Sprint(portOf(a))}, nil, nil)
 	if body, err := get(p, a.URL+"/x?secret=1"); err != nil || body != "A" {
 		t.Fatalf("plain HTTP to A: %q %v", body, err)
 	}
-	if code, body := connect(t, p, a.hostport()); code != 200 || body != "A" {
+	if code, body := connect(t, p, a.HostPort()); code != 200 || body != "A" {
 		t.Fatalf("CONNECT to A: %d %q", code, body)
 	}
 	if _, err := get(p, b.URL+"/"); err == nil {
 		t.Fatal("plain HTTP to B passed")
 	}
-	if code, _ := connect(t, p, b.hostport()); code != http.StatusForbidden {
+	if code, _ := connect(t, p, b.HostPort()); code != http.StatusForbidden {
 		t.Fatalf("CONNECT to B: %d, want 403", code)
 	}
-	if n := b.conns.Load(); n != 0 {
+	if n := b.Conns.Load(); n != 0 {
 		t.Fatalf("B saw %d connections", n)
 	}
 	counts := p.Counts()
-	if counts[a.hostport()].Reached != 2 || counts[b.hostport()].Denied != 2 {
+	if counts[a.HostPort()].Reached != 2 || counts[b.HostPort()].Denied != 2 {
 		t.Fatalf("counts %+v", counts)
 	}
 }
 
 func TestProxyDeniesPrivateAddressesOfPublicNames(t *testing.T) {
 	a := newServer(t, "A")
-	port := fmt.Sprint(a.port())
+	port := fmt.Sprint(portOf(a))
 	r := names{"rebind.example": "127.0.0.1", "intranet.example": "127.0.0.1", "meta.example": "169.254.169.254"}
 	// An empty allow list: all but the denied, private addresses not.
 	p := startProxy(t, nil, nil, r)
@@ -150,7 +134,7 @@ func TestProxyDeniesPrivateAddressesOfPublicNames(t *testing.T) {
 	if _, err := get(p, "http://rebind.example:"+port+"/"); err == nil {
 		t.Error("plain HTTP to a name resolving to loopback passed")
 	}
-	if n := a.conns.Load(); n != 0 {
+	if n := a.Conns.Load(); n != 0 {
 		t.Fatalf("the loopback server saw %d connections", n)
 	}
 	// Named, the same address is reached: resolved once, dialled as checked.
@@ -165,14 +149,14 @@ func TestProxyDeniesPrivateAddressesOfPublicNames(t *testing.T) {
 
 func TestProxyDenyWinsAndPolicyChanges(t *testing.T) {
 	a := newServer(t, "A")
-	port := fmt.Sprint(a.port())
+	port := fmt.Sprint(portOf(a))
 	p := startProxy(t, []string{"127.0.0.1"}, []string{"127.0.0.1:" + port}, nil)
-	if code, _ := connect(t, p, a.hostport()); code != http.StatusForbidden {
+	if code, _ := connect(t, p, a.HostPort()); code != http.StatusForbidden {
 		t.Fatalf("deny must win: %d", code)
 	}
 	pol, _ := ParsePolicy([]string{"127.0.0.1"}, nil)
 	p.SetPolicy(pol, nil)
-	if code, body := connect(t, p, a.hostport()); code != 200 || body != "A" {
+	if code, body := connect(t, p, a.HostPort()); code != 200 || body != "A" {
 		t.Fatalf("after the change: %d %q", code, body)
 	}
 }
@@ -268,8 +252,8 @@ func TestProxyLogsHostsNotURLs(t *testing.T) {
 	if strings.Contains(out, "s3cret") || strings.Contains(out, "/path") {
 		t.Fatalf("the log holds the URL:\n%s", out)
 	}
-	if !strings.Contains(out, `"level":"info","world":"w","host":"`+b.hostport()+`"`) || strings.Count(out, "guard: request denied") != 2 ||
-		!strings.Contains(out, `"level":"debug","world":"w","host":"`+b.hostport()+`"`) {
+	if !strings.Contains(out, `"level":"info","world":"w","host":"`+b.HostPort()+`"`) || strings.Count(out, "guard: request denied") != 2 ||
+		!strings.Contains(out, `"level":"debug","world":"w","host":"`+b.HostPort()+`"`) {
 		t.Fatalf("the denials' log:\n%s", out)
 	}
 }

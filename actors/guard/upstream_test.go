@@ -109,10 +109,10 @@ func TestProxyThroughHTTPUpstream(t *testing.T) {
 			if body, err := get(p, a.URL+"/page"); err != nil || body != "A" {
 				t.Fatalf("plain: %q %v", body, err)
 			}
-			if code, body := connect(t, p, a.hostport()); code != 200 || body != "A" {
+			if code, body := connect(t, p, a.HostPort()); code != 200 || body != "A" {
 				t.Fatalf("tunnel: %d %q", code, body)
 			}
-			if !up.Saw("GET "+a.URL+"/page") || !up.Saw("CONNECT "+a.hostport()) {
+			if !up.Saw("GET "+a.URL+"/page") || !up.Saw("CONNECT "+a.HostPort()) {
 				t.Fatalf("the upstream's log: %q", up.Log())
 			}
 			if strings.Contains(logs.String(), testPass) {
@@ -133,10 +133,10 @@ func TestProxyThroughHTTPUpstreamWithWrongPassword(t *testing.T) {
 	if _, err := get(p, a.URL+"/"); err == nil || !strings.Contains(err.Error(), "status 502") {
 		t.Fatalf("plain: %v", err)
 	}
-	if code, _ := connect(t, p, a.hostport()); code != http.StatusBadGateway {
+	if code, _ := connect(t, p, a.HostPort()); code != http.StatusBadGateway {
 		t.Fatalf("tunnel: %d", code)
 	}
-	if n := a.conns.Load(); n != 0 {
+	if n := a.Conns.Load(); n != 0 {
 		t.Fatalf("A got %d connections", n)
 	}
 	if !up.Saw("407 GET") || !up.Saw("407 CONNECT") {
@@ -157,10 +157,10 @@ func TestProxyThroughSOCKS5Upstream(t *testing.T) {
 			if body, err := get(p, a.URL+"/"); err != nil || body != "A" {
 				t.Fatalf("plain: %q %v", body, err)
 			}
-			if code, body := connect(t, p, a.hostport()); code != 200 || body != "A" {
+			if code, body := connect(t, p, a.HostPort()); code != 200 || body != "A" {
 				t.Fatalf("tunnel: %d %q", code, body)
 			}
-			if n := len(up.Log()); n != 2 || !up.Saw("CONNECT "+a.hostport()) {
+			if n := len(up.Log()); n != 2 || !up.Saw("CONNECT "+a.HostPort()) {
 				t.Fatalf("the upstream's log: %q", up.Log())
 			}
 		})
@@ -170,13 +170,13 @@ func TestProxyThroughSOCKS5Upstream(t *testing.T) {
 		up := actortest.StartSOCKS5Proxy(t, "agent", "the-right-one")
 		var logs syncBuffer
 		p := startVia(t, nil, "socks5://agent:"+testPass+"@"+up.Addr(), &logs)
-		if code, _ := connect(t, p, a.hostport()); code != http.StatusBadGateway {
+		if code, _ := connect(t, p, a.HostPort()); code != http.StatusBadGateway {
 			t.Fatalf("tunnel: %d", code)
 		}
 		if _, err := get(p, a.URL+"/"); err == nil {
 			t.Fatal("plain passed")
 		}
-		if n := a.conns.Load(); n != 0 {
+		if n := a.Conns.Load(); n != 0 {
 			t.Fatalf("A got %d connections", n)
 		}
 		if out := logs.String(); strings.Contains(out, testPass) || !strings.Contains(out, "credentials are wrong") {
@@ -199,7 +199,7 @@ func TestProxyPolicyBeforeUpstream(t *testing.T) {
 			} else {
 				up = actortest.StartSOCKS5Proxy(t, "agent", testPass)
 			}
-			pol, err := ParsePolicy([]string{"127.0.0.1:" + fmt.Sprint(a.port()), "public.example"}, []string{"denied.example"})
+			pol, err := ParsePolicy([]string{"127.0.0.1:" + fmt.Sprint(portOf(a)), "public.example"}, []string{"denied.example"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,7 +215,7 @@ func TestProxyPolicyBeforeUpstream(t *testing.T) {
 				t.Fatalf("allowed: %q %v", body, err)
 			}
 			seen := len(up.Log())
-			for _, host := range []string{"denied.example:80", "rebound.example:" + strings.Split(a.hostport(), ":")[1]} {
+			for _, host := range []string{"denied.example:80", "rebound.example:" + strings.Split(a.HostPort(), ":")[1]} {
 				if _, err := get(p, "http://"+host+"/"); err == nil {
 					t.Fatalf("%s passed", host)
 				}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -111,9 +112,9 @@ func (p *Actor) worldNewPage(r *http.Request, world *worlds.World, at worldAt, e
 	if err := world.DoorURL(target); err != nil {
 		// A guarded world's door, as its relays judge Target.createTarget.
 		if j := p.spec.Journal; j != nil {
-			j.Denied(world.Name(), "/json/new", target, "a guarded world touches nothing of the machine")
+			j.Denied(world.Name(), "/json/new", target, guard.RuleDoors)
 		}
-		return jsonAnswer{}, &browserFailed{status: http.StatusForbidden, err: fmt.Errorf("/json/new is refused in world %q: %w (rule: a guarded world touches nothing of the machine)", world.Name(), err)}
+		return jsonAnswer{}, &browserFailed{status: http.StatusForbidden, err: fmt.Errorf("/json/new is refused in world %q: %w (rule: %s)", world.Name(), err, guard.RuleDoors)}
 	}
 	id, err := p.spec.Worlds.NewPage(r.Context(), world, ep, target)
 	if err != nil {

@@ -124,9 +124,10 @@ func TestGuardedWorldsDoorsToTheMachine(t *testing.T) {
 		`{"id":16,"method":"SystemInfo.getProcessInfo"}`,
 		`{"id":17,"method":"Fetch.continueRequest","params":{"requestId":"R1","url":"file:///secret.txt"},"sessionId":"S1"}`,
 		`{"id":18,"method":"Fetch.continueRequest","params":{"requestId":"R2"},"sessionId":"S1"}`,
+		`{"id":19,"method":"Page.navigate","params":{"u\u0072l":"file:///secret.txt"},"sessionId":"S1"}`,
 	}
 	sent, got := throughDoors(t, walledWorld{}, requests)
-	refused := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true, 11: true, 13: true, 15: true, 16: true, 17: true}
+	refused := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true, 11: true, 13: true, 15: true, 16: true, 17: true, 19: true}
 	for i, g := range got {
 		id := i + 1
 		var answer struct {
@@ -235,5 +236,28 @@ func TestFolderlessGuardedWorldDeniesDownloads(t *testing.T) {
 	})
 	if strings.Contains(got[0], `"error"`) || !strings.Contains(sentMethod(sent, 1), `"behavior":"deny"`) {
 		t.Fatalf("answered %s, sent %s", got[0], sentMethod(sent, 1))
+	}
+}
+
+// A guarded world's doors are the actor's business; a world without a
+// guard leaves them on the fast path, as before the doors.
+func TestOnlyAGuardedWorldClaimsItsDoors(t *testing.T) {
+	for _, tc := range []struct {
+		msg                string
+		unguarded, guarded bool
+	}{
+		{`{"id":1,"method":"Page.navigate","params":{"url":"https://example.com/"}}`, false, true},
+		{`{"id":2,"method":"Fetch.continueRequest","params":{"requestId":"R"}}`, false, true},
+		{`{"id":3,"method":"Target.exposeDevToolsProtocol","params":{"targetId":"T"}}`, true, true},
+		{`{"id":4,"method":"Target.createTarget","params":{"url":"about:blank"}}`, true, true},
+		{`{"id":5,"method":"Runtime.evaluate","params":{"expression":"1"}}`, false, false},
+	} {
+		h, _ := transport.ScanHead([]byte(tc.msg))
+		if got := newWorldFilter(benchWorld{}, "W", 1).claims(&h); got != tc.unguarded {
+			t.Errorf("a world without a guard claims %s: %v", tc.msg, got)
+		}
+		if got := newWorldFilter(walledWorld{}, "W", 1).claims(&h); got != tc.guarded {
+			t.Errorf("a guarded world claims %s: %v", tc.msg, got)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func (f *fastPath) set(link *browserLink) {
 // message while the fast path is off or after a failed write.
 func (f *fastPath) toBrowser(m *transport.Message) bool {
 	h, _ := transport.ScanHead(m.B)
-	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) || (f.world != nil && worldRuleOf(&h) != worldPasses) || f.heldNow(&h) {
+	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) || (f.world != nil && f.world.claims(&h)) || f.heldNow(&h) {
 		return false
 	}
 	f.gate.RLock()

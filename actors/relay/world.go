@@ -145,6 +145,14 @@ func (f *worldFilter) takeLookup() (*worldLookup, *transport.Head) {
 	return l, &h
 }
 
+// claims says the wall must see a client request in the actor: one of
+// its rules, but a guarded world's door in a world without a guard (an
+// atomic read: the fast path calls it).
+func (f *worldFilter) claims(h *transport.Head) bool {
+	rule := worldRuleOf(h)
+	return rule != worldPasses && (!rule.guardedOnly() || f.w.Walled())
+}
+
 // holding says client messages wait behind a lookup.
 func (f *worldFilter) holding() bool { return f.lookup != nil }
 

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,18 +19,19 @@ import (
 
 const (
 	// errRawChannel: the method, the world.
-	errRawChannel = "%s is refused in world %q: it opens a channel to the browser that the world's wall does not see, outside the world (rule: no raw protocol in a world); a client that needs it (chromedriver's BiDi mapper) works on the endpoint without /context/NAME"
+	errRawChannel = "%s is refused in world %q: it opens a channel to the browser that the world's wall does not see, outside the world (rule: " + ruleRawChannel + "); a client that needs it (chromedriver's BiDi mapper) works on the endpoint without /context/NAME"
 	// errDoor: the method, the world, the judge's word.
-	errDoor = "%s is refused in world %q: %v (rule: a guarded world touches nothing of the machine); open it on the endpoint without /context/NAME, or in a world without allow_hosts, deny_hosts and proxy"
+	errDoor = "%s is refused in world %q: %v (rule: " + ruleDoor + "); open it on the endpoint without /context/NAME, or in a world without allow_hosts, deny_hosts and proxy"
 	// errFileDoor: the method, the world, the judge's word.
-	errFileDoor = "%s is refused in world %q: %v (rule: a guarded world touches nothing of the machine); put the file in the world's uploads folder, or open the world with --allow-file DIR"
+	errFileDoor = "%s is refused in world %q: %v (rule: " + ruleDoor + "); put the file in the world's uploads folder, or open the world with --allow-file DIR"
 )
 
 // errMachine: what the browser tells of the machine (its command line and
 // profile, its processes), as chrome://version does.
 var errMachine = errors.New("a guarded world reads nothing of the machine through the browser")
 
-// Rules of the journal's denials.
+// Rules of the journal's denials (ruleDoor is guard.RuleDoors, which the
+// relay does not import: the worlds room's).
 const (
 	ruleRawChannel = "no raw protocol in a world"
 	ruleDoor       = "a guarded world touches nothing of the machine"
@@ -53,6 +55,9 @@ func (run *relayRun) worldDoors(msg *transport.Message, h *transport.Head, rule 
 		return true
 	}
 	switch {
+	case (rule == worldLoadsURL || rule == worldCreatesTarget) && namesNoURL(msg.B):
+		// Nothing to judge, and nothing decoded (Fetch.continueRequest may
+		// carry a request's whole body).
 	case rule == worldLoadsURL, rule == worldCreatesTarget:
 		params, err := readParamMap(msg.B)
 		if err != nil {
@@ -116,6 +121,12 @@ func (run *relayRun) worldBindingRefused(msg []byte, text string) {
 			return
 		}
 	}
+}
+
+// namesNoURL says msg cannot hold a "url" member: the word is nowhere in
+// it, nor a \u escape that could spell it in a key.
+func namesNoURL(msg []byte) bool {
+	return !bytes.Contains(msg, []byte(`"url"`)) && !bytes.Contains(msg, []byte(`\u`))
 }
 
 // worldDeny answers a request the doors refused, and journals it.

@@ -18,9 +18,10 @@ func (run *relayRun) worldRequest(msg *transport.Message, h *transport.Head) boo
 	if rule == worldPasses || !run.worldDoors(msg, h, rule) {
 		return rule == worldPasses
 	}
-	switch rule {
-	case worldLoadsURL, worldGoesBack, worldHandsFiles, worldSavesFiles, worldReadsMachine:
+	if rule.guardedOnly() {
 		return true // through the doors: not the rest of the wall's business
+	}
+	switch rule {
 	case worldClosesBrowser:
 		// Taken when it arrives (onClient); never the browser's, whatever
 		// way it came here.

@@ -91,6 +91,16 @@ func worldRuleOf(h *transport.Head) worldRule {
 	return worldRules[string(h.Method)] // no allocation: the compiler looks up bytes as a string
 }
 
+// guardedOnly says the rule is a guarded world's door alone: a world
+// without a guard lets such a request pass (world_doors.go).
+func (r worldRule) guardedOnly() bool {
+	switch r {
+	case worldLoadsURL, worldGoesBack, worldHandsFiles, worldSavesFiles, worldReadsMachine:
+		return true
+	}
+	return false
+}
+
 // isWorldTargetEvent says a browser event tells of a target or session,
 // which the wall shows only when it is the world's.
 func isWorldTargetEvent(h *transport.Head) bool {

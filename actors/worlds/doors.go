@@ -68,7 +68,7 @@ func (w *World) DoorFile(path string) error {
 // denied.
 func (w *World) DoorDownloads(path string) (string, error) {
 	p := w.proxy.Load()
-	if p == nil || (path != "" && guard.InsideFolders(path, p.doors.Folders())) {
+	if p == nil || (path != "" && guard.JudgeFile(path, p.doors.Folders()) == nil) {
 		return path, nil
 	}
 	return p.doors.Folder, nil
@@ -104,9 +104,6 @@ func (r *run) publishGuard(w *world) {
 // loads, not chrome: pages).
 var localLoads = []map[string]string{{"urlPattern": "file:*"}, {"urlPattern": "filesystem:*"}}
 
-// ruleDoors is the journal's word for a door a guarded world keeps shut.
-const ruleDoors = "a guarded world touches nothing of the machine"
-
 // onLocalLoad fails a guarded world's page's load of a local file, and
 // journals it.
 func (r *run) onLocalLoad(session string, params json.RawMessage) {
@@ -124,8 +121,8 @@ func (r *run) onLocalLoad(session string, params json.RawMessage) {
 	if ps := r.pageOfSession(session); ps != nil && ps.world != nil {
 		name = ps.world.name()
 	}
-	r.log.Info().Str("world", name).Str("rule", ruleDoors).Msg("a guarded world's page was refused a local file")
+	r.log.Info().Str("world", name).Str("rule", guard.RuleDoors).Msg("a guarded world's page was refused a local file")
 	if j := r.a.spec.Journal; j != nil && name != "" {
-		j.Denied(name, "page load", p.Request.URL, ruleDoors)
+		j.Denied(name, "page load", p.Request.URL, guard.RuleDoors)
 	}
 }

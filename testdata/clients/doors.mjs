@@ -16,7 +16,8 @@
 //   onBrowserEvent(m, fn)      a browser session's event
 //   console                    the messages the world's pages logged so far
 //                              (Chromium's "Not allowed to load local resource" among them)
-//   frames(page)               [{url, href, text}] of the page's frames, as the client reads them (href: the document's location)
+//   frames(page)               the page's frames (each with url() and evaluate(fn))
+//   frameText(frame)           a frame's document as text, as the client reads it
 //   targetId(page)             the page's target id
 //   pageURL(page)              the page's URL as the client knows it
 //   pages()                    the world's pages, as the client knows them
@@ -41,6 +42,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // settle is how long a renderer's try is given to load something.
 const settle = 1500;
 
+// frames are the page's frames as the client reads them: each one's URL,
+// its document's location (href) and its document as text.
+async function frames(a, page) {
+  const out = [];
+  for (const f of a.frames(page)) {
+    const text = await within(1000, a.frameText(f), 'frame text').catch((e) => '(unread: ' + String(e.message).split('\n')[0] + ')');
+    const href = await within(1000, f.evaluate(() => location.href), 'frame location').catch(() => '');
+    out.push({ url: f.url(), href, text });
+  }
+  return out;
+}
+
 // readAll is what a page and its frames show, as text (each frame's
 // document, and the page's URL): what a client could read.
 async function readAll(a, page) {
@@ -48,7 +61,7 @@ async function readAll(a, page) {
   const urls = [];
   const failed = []; // frames showing Chromium's error page for a load that failed: at no document of that URL
   try {
-    for (const f of await within(10000, a.frames(page), 'frames')) {
+    for (const f of await within(10000, frames(a, page), 'frames')) {
       if ((f.href || '').startsWith('chrome-error:')) {
         failed.push(f.url);
         urls.push(`chrome-error (a failed load of ${f.url})`);

@@ -59,20 +59,8 @@ async function main() {
     pageSend: async (page, method, params) => (await pageSession(page)).send(method, params),
     browserSend: (method, params) => bs.send(method, params),
     onBrowserEvent: (method, fn) => bs.on(method, fn),
-    async frames(page) {
-      const out = [];
-      for (const f of page.frames()) {
-        let text;
-        try {
-          text = await within(1000, f.evaluate(() => document.documentElement ? document.documentElement.outerHTML : ''), 'frame text');
-        } catch (e) {
-          text = '(unread: ' + String(e.message).split('\n')[0] + ')';
-        }
-        const href = await within(1000, f.evaluate(() => location.href), 'frame location').catch(() => '');
-        out.push({ url: f.url(), href, text });
-      }
-      return out;
-    },
+    frames: (page) => page.frames(),
+    frameText: (f) => f.evaluate(() => (document.documentElement ? document.documentElement.outerHTML : '')),
     targetId: (page) => page.target()._targetId,
     pageURL: (page) => page.url(),
     pages: async () => (await browser.pages()).map(watch),
