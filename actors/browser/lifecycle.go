@@ -3,6 +3,7 @@ package browser
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -78,6 +79,9 @@ func (r *browserRun) launched(m launchDone) {
 			r.startLaunch() // called off for a newer request
 			return
 		}
+		if r.retryCrash(m.err) {
+			return
+		}
 		// A failed launch changes nothing that later launches use.
 		r.want, r.launchErr = nil, m.err.Error()
 		err := m.err
@@ -93,6 +97,7 @@ func (r *browserRun) launched(m launchDone) {
 		r.answerStops(nil)
 		return
 	}
+	r.crashRetry = false
 	r.proc, r.facts, r.identity, r.startedAt = m.proc, m.proc.Describe(), m.identity, time.Now()
 	r.opts, r.launchErr = r.launching, ""
 	r.backoff.reset()
@@ -119,6 +124,23 @@ func (r *browserRun) launched(m launchDone) {
 	// now served, and its client connection is registered a moment later.
 	r.lastDemand = time.Now()
 	r.armIdle()
+}
+
+// retryCrash launches once more, at once, when the browser died of a signal
+// while it started and no launch had failed before: Chromium does so now and
+// then on a loaded machine (seen in the first second, with four clients
+// starting at once), and the demands waiting should not fail for it. A second
+// crash in a row is a failure like any other.
+func (r *browserRun) retryCrash(err error) bool {
+	var le *launch.Error
+	if r.crashRetry || len(r.stopWaiters) > 0 || r.backoff.failures > 0 || !errors.As(err, &le) || !le.Crashed() {
+		r.crashRetry = false
+		return false
+	}
+	r.crashRetry = true
+	r.log.Warn().Err(err).Int("generation", r.gen).Msg("the browser crashed while it started; trying once more at once")
+	r.startLaunch()
+	return true
 }
 
 // watchHang starts the hang probe of the running browser (never of one

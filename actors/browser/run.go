@@ -40,6 +40,7 @@ type browserRun struct {
 	startedAt    time.Time
 	cancelLaunch context.CancelFunc
 	relaunch     bool // launch again once the current launch or stop is over
+	crashRetry   bool // the launch under way is the one more try after a crash at start
 	suspect      bool // the next stop is for a browser that stopped answering
 	waiters      []chan launchResult
 	stopWaiters  []chan error

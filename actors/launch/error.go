@@ -48,6 +48,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Crashed says the browser died of a signal while it started: nothing the
+// user set says the next start fails too.
+func (e *Error) Crashed() bool { return e.Cause == CauseExitedEarly && e.ExitCode < 0 }
+
 // Remedies are what the user can change, by cause; the edges word them.
 func (e *Error) Remedies() []remedy.Fix {
 	switch e.Cause {

@@ -23,6 +23,7 @@ type options struct {
 	startDelay        time.Duration
 	readyDelay        time.Duration
 	neverReady        bool
+	crashOnStart      bool // dies of a signal before it is ready, as Chromium sometimes does under load
 	exitCode          int // -1: not asked to exit
 	stderrLines       []string
 	ignoreSIGTERM     bool
@@ -75,6 +76,8 @@ func parseArgs(args []string) (options, error) {
 			o.readyDelay, err = time.ParseDuration(value)
 		case "fake-never-ready":
 			o.neverReady = true
+		case "fake-crash-on-start":
+			o.crashOnStart = true
 		case "fake-exit-code":
 			o.exitCode, err = strconv.Atoi(value)
 		case "fake-stderr-line":

@@ -58,6 +58,9 @@ func main() {
 	if opts.exitCode >= 0 {
 		os.Exit(opts.exitCode) // a helper, if any, is left behind as after a crash
 	}
+	if opts.crashOnStart {
+		crash()
+	}
 	if opts.neverReady {
 		select {}
 	}
