@@ -24,7 +24,7 @@ type options struct {
 	readyDelay        time.Duration
 	neverReady        bool
 	crashOnStart      bool // dies of a signal before it is ready, as Chromium sometimes does under load
-	exitCode          int // -1: not asked to exit
+	exitCode          int  // -1: not asked to exit
 	stderrLines       []string
 	ignoreSIGTERM     bool
 	splitStderr       bool
