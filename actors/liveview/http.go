@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -42,6 +43,12 @@ func securityHeaders(h http.Header) {
 func ownOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	return origin == "" || strings.EqualFold(origin, "http://"+r.Host) || strings.EqualFold(origin, "https://"+r.Host)
+}
+
+// Mount is the live view on the endpoint: Path and below, its static
+// files without the token.
+func (a *Actor) Mount() proxy.Mount {
+	return proxy.Mount{Path: Path, Under: true, Public: PublicAsset, Handler: a.Handler()}
 }
 
 // Handler serves the live view under Path. The endpoint that mounts it has

@@ -7,6 +7,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"net/http"
 	"time"
 
@@ -63,6 +64,12 @@ func New(log zerolog.Logger) *Actor {
 }
 
 func (a *Actor) String() string { return "metrics" }
+
+// MetricsPath is where the endpoint serves the metrics.
+const MetricsPath = "/metrics"
+
+// Mount is the metrics on the endpoint, at MetricsPath.
+func (a *Actor) Mount() proxy.Mount { return proxy.Mount{Path: MetricsPath, Handler: a.Handler()} }
 
 // Handler serves the metrics in the Prometheus text format.
 func (a *Actor) Handler() http.Handler {

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"net/http"
 	"runtime"
 	"runtime/pprof"
@@ -17,8 +18,10 @@ import (
 // handlers on http.DefaultServeMux.
 const ProfilesPath = "/debug/pprof/"
 
-// Profiles serves the runtime's profiles under ProfilesPath.
-func Profiles() http.Handler { return http.HandlerFunc(serveProfile) }
+// ProfilesMount serves the runtime's profiles under ProfilesPath.
+func ProfilesMount() proxy.Mount {
+	return proxy.Mount{Path: ProfilesPath, Under: true, Handler: http.HandlerFunc(serveProfile)}
+}
 
 func serveProfile(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
