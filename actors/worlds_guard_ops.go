@@ -3,8 +3,8 @@ package actors
 import (
 	"context"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // GuardWorld makes a world of an instance ("" for the default one) with a
@@ -13,7 +13,7 @@ import (
 // without worlds (Firefox), a world open without a policy, or a kept world
 // keeping another policy without replace is refused before anything is
 // made. An empty policy does nothing.
-func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy state.WorldPolicy, replace bool) (made bool, err error) {
+func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy worldapi.Policy, replace bool) (made bool, err error) {
 	if policy.Empty() {
 		return false, nil
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Worlds lists the worlds of an instance ("" for the default one): each
@@ -35,20 +35,20 @@ func (c *Coordinator) CloseWorld(ctx context.Context, ref, name string) error {
 // OpenWorld makes a world of an instance ("" for the default one), or
 // finds it open, and answers its endpoints: its own port
 // (http://127.0.0.1:WPORT) and its path. Nothing is launched.
-func (c *Coordinator) OpenWorld(ctx context.Context, ref, name string) (state.WorldStatus, error) {
+func (c *Coordinator) OpenWorld(ctx context.Context, ref, name string) (worldapi.Status, error) {
 	inst, err := c.worldsOf(ctx, ref)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	if err := worlds.CheckName(name); err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	return inst.Proxy.OpenWorld(ctx, name)
 }
 
 // WorldStatuses lists the worlds of an instance ("" for the default one)
 // with their endpoints, clients and pages.
-func (c *Coordinator) WorldStatuses(ctx context.Context, ref string) ([]state.WorldStatus, error) {
+func (c *Coordinator) WorldStatuses(ctx context.Context, ref string) ([]worldapi.Status, error) {
 	inst, err := c.worldsOf(ctx, ref)
 	if err != nil {
 		return nil, err

@@ -3,21 +3,21 @@ package actors
 import (
 	"context"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // SeedWorld makes a world of an instance ("" for the default one) if it is
 // not open and gives it the seed, whole or not at all, answering its
 // endpoints and what the seed gave (Seeded). Nothing is launched.
-func (c *Coordinator) SeedWorld(ctx context.Context, ref, name string, seed worlds.Seed) (state.WorldStatus, error) {
+func (c *Coordinator) SeedWorld(ctx context.Context, ref, name string, seed worlds.Seed) (worldapi.Status, error) {
 	inst, err := c.worldsOf(ctx, ref)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	if err := worlds.CheckName(name); err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	return inst.Proxy.SeedWorld(ctx, name, seed)
 }
