@@ -75,10 +75,10 @@ type CoordinatorConfig struct {
 	// NoJournal turns the worlds' journal off (serve --journal=false):
 	// nothing is recorded of what their clients do.
 	NoJournal bool
-	// Profiles serves the Go runtime's profiles on the endpoint
+	// DebugPprof serves the Go runtime's profiles on the endpoint
 	// (serve --debug-pprof), to whoever may read /metrics.
-	Profiles bool
-	Log      zerolog.Logger
+	DebugPprof bool
+	Log        zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -225,7 +225,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
 		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil),
-		Report: c.Report, Metrics: c.metrics.Handler(), Profiles: c.runtimeProfiles(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
+		Report: c.Report, Metrics: c.metrics.Handler(), Pprof: c.pprof(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
 			_ = b.SetClients(ctx, n)
@@ -274,13 +274,13 @@ func (c *Coordinator) Run(ctx context.Context) error {
 	return err
 }
 
-// runtimeProfiles serves the Go runtime's profiles when serve --debug-pprof
-// asked for them; nil: not served.
-func (c *Coordinator) runtimeProfiles() http.Handler {
-	if !c.cfg.Profiles {
+// pprof serves the Go runtime's profiles when serve --debug-pprof asked
+// for them; nil: not served.
+func (c *Coordinator) pprof() http.Handler {
+	if !c.cfg.DebugPprof {
 		return nil
 	}
-	return metrics.Profiles()
+	return metrics.Pprof()
 }
 
 // watch has the metrics count an instance's browsers, and the live view

@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
@@ -17,11 +16,8 @@ func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy w
 	if policy.Empty() {
 		return false, nil
 	}
-	inst, err := c.worldsOf(ctx, ref)
+	inst, err := c.instanceOfWorld(ctx, ref, name)
 	if err != nil {
-		return false, err
-	}
-	if err := worlds.CheckName(name); err != nil {
 		return false, err
 	}
 	return inst.Proxy.GuardWorld(ctx, name, policy, replace)

@@ -26,7 +26,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Spec configures a Actor.
+// Spec configures a ProxyActor: an instance's stable endpoint, what it
+// serves there and whom it lets in.
 type Spec struct {
 	Instance string
 	Browser  relay.BrowserSource
@@ -37,10 +38,10 @@ type Spec struct {
 	// Metrics serves /metrics (Prometheus); nil: not served. Traffic counts
 	// what the relays forward.
 	Metrics http.Handler
-	// Profiles serves the Go runtime's profiles under metrics.ProfilesPath
+	// Pprof serves the Go runtime's profiles under metrics.PprofPath
 	// (serve --debug-pprof); nil: not served.
-	Profiles http.Handler
-	Traffic  *relay.Traffic
+	Pprof   http.Handler
+	Traffic *relay.Traffic
 	// OnClients hears the number of client connections whenever it changes
 	// (the BrowserActor's idle stop, the metrics).
 	OnClients    func(ctx context.Context, n int)

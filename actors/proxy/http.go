@@ -68,8 +68,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.spec.LiveView.ServeHTTP(w, r)
 	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:
 		p.spec.Metrics.ServeHTTP(w, r)
-	case strings.HasPrefix(r.URL.Path, metrics.ProfilesPath) && p.spec.Profiles != nil:
-		p.spec.Profiles.ServeHTTP(w, r)
+	case strings.HasPrefix(r.URL.Path, metrics.PprofPath) && p.spec.Pprof != nil:
+		p.spec.Pprof.ServeHTTP(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
 		p.serveSocket(w, r, socket{target: browserTarget})
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):

@@ -127,7 +127,7 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		HangTimeout:  f.hangTimeout,
 		IdleStop:     f.idleStop,
 		NoJournal:    !f.journal,
-		Profiles:     f.debugPprof,
+		DebugPprof:   f.debugPprof,
 		DownloadDir:  downloadDir,
 		Words:        remedywords.CommandLine,
 		Log:          log,
