@@ -74,10 +74,10 @@ type CoordinatorConfig struct {
 	// NoJournal turns the worlds' journal off (serve --journal=false):
 	// nothing is recorded of what their clients do.
 	NoJournal bool
-	// Profiles serves the Go runtime's profiles on the endpoint
+	// DebugPprof serves the Go runtime's profiles on the endpoint
 	// (serve --debug-pprof), to whoever may read /metrics.
-	Profiles bool
-	Log      zerolog.Logger
+	DebugPprof bool
+	Log        zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -278,8 +278,8 @@ func (c *Coordinator) Run(ctx context.Context) error {
 // --debug-pprof asked for them.
 func (c *Coordinator) mounts() []proxy.Mount {
 	m := []proxy.Mount{c.liveView.Mount(), c.metrics.Mount()}
-	if c.cfg.Profiles {
-		m = append(m, metrics.ProfilesMount())
+	if c.cfg.DebugPprof {
+		m = append(m, metrics.PprofMount())
 	}
 	return m
 }

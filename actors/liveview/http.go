@@ -5,7 +5,6 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 

@@ -7,7 +7,6 @@ package metrics
 import (
 	"context"
 	"fmt"
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"net/http"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 

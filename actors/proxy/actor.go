@@ -26,7 +26,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Spec configures a Actor.
+// Spec configures a ProxyActor: an instance's stable endpoint, what it
+// serves there and whom it lets in.
 type Spec struct {
 	Instance string
 	Browser  relay.BrowserSource

@@ -20,6 +20,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -61,7 +62,7 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == state.HealthPath:
 		p.serveHealth(w, r)
-	case r.URL.Path == state.WorldsPath || strings.HasPrefix(r.URL.Path, state.WorldsPath+"/"):
+	case r.URL.Path == worldapi.Path || strings.HasPrefix(r.URL.Path, worldapi.Path+"/"):
 		p.serveWorldRequest(w, r)
 	case r.URL.Path == state.ReportPath:
 		p.serveReport(w, r)

@@ -2,25 +2,26 @@ package metrics
 
 import (
 	"fmt"
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"net/http"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
-// ProfilesPath is where serve --debug-pprof serves the Go runtime's
-// profiles: GET ProfilesPath lists them, GET ProfilesPath+NAME sends one
+// PprofPath is where serve --debug-pprof serves the Go runtime's
+// profiles: GET PprofPath lists them, GET PprofPath+NAME sends one
 // (heap, goroutine, allocs, …) in pprof's format, or as text with
 // ?debug=1 (or 2, goroutines' stacks); ?gc=1 collects garbage before a heap
 // profile. What a leak hunt needs, without net/http/pprof's package-level
 // handlers on http.DefaultServeMux.
-const ProfilesPath = "/debug/pprof/"
+const PprofPath = "/debug/pprof/"
 
-// ProfilesMount serves the runtime's profiles under ProfilesPath.
-func ProfilesMount() proxy.Mount {
-	return proxy.Mount{Path: ProfilesPath, Under: true, Handler: http.HandlerFunc(serveProfile)}
+// PprofMount serves the runtime's profiles under PprofPath.
+func PprofMount() proxy.Mount {
+	return proxy.Mount{Path: PprofPath, Under: true, Handler: http.HandlerFunc(serveProfile)}
 }
 
 func serveProfile(w http.ResponseWriter, r *http.Request) {
@@ -29,7 +30,7 @@ func serveProfile(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cdpvisor: profiles are read with GET", http.StatusMethodNotAllowed)
 		return
 	}
-	name := strings.TrimPrefix(r.URL.Path, ProfilesPath)
+	name := strings.TrimPrefix(r.URL.Path, PprofPath)
 	if name == "" {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		for _, p := range pprof.Profiles() {
@@ -39,7 +40,7 @@ func serveProfile(w http.ResponseWriter, r *http.Request) {
 	}
 	p := pprof.Lookup(name)
 	if p == nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: no profile %q; GET %s lists them", name, ProfilesPath), http.StatusNotFound)
+		http.Error(w, fmt.Sprintf("cdpvisor: no profile %q; GET %s lists them", name, PprofPath), http.StatusNotFound)
 		return
 	}
 	debug, err := strconv.Atoi(r.URL.Query().Get("debug"))
