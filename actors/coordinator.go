@@ -29,6 +29,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 )
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
@@ -221,9 +222,11 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
 	}
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
+	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: proxy.EndpointOf(l), Ports: c.cfg.Token == "", Holds: c.holdsOf(id),
+		Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil), Log: log})
 	p := proxy.New(proxy.Spec{
-		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		Mounts: c.mounts(), Holds: c.holdsOf(id), Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil),
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Scopes: ctl.Scopes(),
+		Mounts: append(c.mounts(), ctl.Mounts()...),
 		Report: c.Report, Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
@@ -242,8 +245,11 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	if ext != nil {
 		sup.Add(ext) // before the endpoint: its relays tell it, its Origin check asks it
 	}
+	if ports := ctl.Ports(p); ports != nil {
+		sup.Add(ports)
+	}
 	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Control: ctl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
 }
 
 // Default is the default instance.

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 	"github.com/thejerf/suture/v4"
 )
 
@@ -23,7 +24,8 @@ type Instance struct {
 	Browser    *browser.Actor
 	Proxy      *proxy.Actor
 	Downloads  *downloads.Actor
-	Worlds     *worlds.Actor // nil for a Firefox instance: worlds are CDP browser contexts
+	Worlds     *worlds.Actor    // nil for a Firefox instance: worlds are CDP browser contexts
+	Control    *control.Control // the worlds' surface on its endpoint (refusing them on a Firefox instance's)
 	Supervisor *suture.Supervisor
 	Created    time.Time
 	// Protocol is what its endpoint serves, fixed at creation: CDP, or

@@ -20,5 +20,5 @@ func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy w
 	if err != nil {
 		return false, err
 	}
-	return inst.Proxy.GuardWorld(ctx, name, policy, replace)
+	return inst.Control.GuardWorld(ctx, name, policy, replace)
 }

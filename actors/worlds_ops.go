@@ -26,7 +26,7 @@ func (c *Coordinator) CloseWorld(ctx context.Context, ref, name string) error {
 	if err != nil {
 		return err
 	}
-	return inst.Proxy.CloseWorld(ctx, name) // its port closes with it
+	return inst.Control.CloseWorld(ctx, name) // its port closes with it
 }
 
 // OpenWorld makes a world of an instance ("" for the default one), or
@@ -37,7 +37,7 @@ func (c *Coordinator) OpenWorld(ctx context.Context, ref, name string) (worldapi
 	if err != nil {
 		return worldapi.Status{}, err
 	}
-	return inst.Proxy.OpenWorld(ctx, name)
+	return inst.Control.OpenWorld(ctx, name)
 }
 
 // WorldStatuses lists the worlds of an instance ("" for the default one)
@@ -47,7 +47,7 @@ func (c *Coordinator) WorldStatuses(ctx context.Context, ref string) ([]worldapi
 	if err != nil {
 		return nil, err
 	}
-	return inst.Proxy.WorldStatuses(ctx)
+	return inst.Control.WorldStatuses(ctx)
 }
 
 // WorldEndpoint is the path form of a world's CDP endpoint, of an instance
@@ -58,7 +58,7 @@ func (c *Coordinator) WorldEndpoint(ctx context.Context, ref, name string) (stri
 	if err != nil {
 		return "", err
 	}
-	return inst.Proxy.WorldEndpoint(name), nil
+	return inst.Control.PathEndpoint(name), nil
 }
 
 // instanceOfWorld is the instance ("" for the default one) whose world

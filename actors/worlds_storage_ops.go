@@ -16,7 +16,7 @@ func (c *Coordinator) SeedWorld(ctx context.Context, ref, name string, seed worl
 	if err != nil {
 		return worldapi.Status{}, err
 	}
-	return inst.Proxy.SeedWorld(ctx, name, seed)
+	return inst.Control.SeedWorld(ctx, name, seed)
 }
 
 // ExportWorld is the storage state of a world of an instance ("" for the
@@ -26,7 +26,7 @@ func (c *Coordinator) ExportWorld(ctx context.Context, ref, name string) (storag
 	if err != nil {
 		return storagestate.State{}, err
 	}
-	return inst.Proxy.ExportWorld(ctx, name)
+	return inst.Control.ExportWorld(ctx, name)
 }
 
 // ForgetWorld closes a world of an instance ("" for the default one) if it
@@ -36,5 +36,5 @@ func (c *Coordinator) ForgetWorld(ctx context.Context, ref, name string) error {
 	if err != nil {
 		return err
 	}
-	return inst.Proxy.ForgetWorld(ctx, name) // its port closes with it
+	return inst.Control.ForgetWorld(ctx, name) // its port closes with it
 }

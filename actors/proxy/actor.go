@@ -16,12 +16,10 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/extensions"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/proxy/peer"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/transport"
 	"github.com/rs/zerolog"
 )
@@ -50,9 +48,9 @@ type Spec struct {
 	// WatchBrowser, when set, wraps each relay's browser connection (the
 	// DownloadsActor hears the download behaviour clients set themselves).
 	WatchBrowser func(transport.Conn) transport.Conn
-	// Worlds is the instance's book of worlds, served at /context/NAME;
-	// nil: no worlds here.
-	Worlds *worlds.Actor
+	// Scopes are the parts of the browser served apart at /context/NAME
+	// (the instance's worlds); nil: none here.
+	Scopes Scopes
 	// Extensions is the instance's book of the extensions its clients
 	// loaded through the endpoint, whose websockets (Origin
 	// chrome-extension://ID) it accepts; nil: none are.
@@ -73,15 +71,7 @@ type Spec struct {
 	// Ready says whether the coordinator takes new clients, and why not
 	// (/health/ready); nil: always.
 	Ready func(ctx context.Context) (ready bool, why string)
-	// Holds is a human's hold on a world (the live view's takeover), which
-	// the world's relays obey; nil: none.
-	Holds func(ctx context.Context, world string) (relay.Hold, error)
-	// Journal keeps each world's record of what its clients did; nil: not
-	// kept. ClientCommand names the command a wrap --isolate runs in a
-	// world ("" when none or unknown), for the journal's client.
-	Journal       *journal.Actor
-	ClientCommand func(world string) string
-	Log           zerolog.Logger
+	Log   zerolog.Logger
 }
 
 // StatusSource says how a browser is (a BrowserActor).
@@ -99,12 +89,6 @@ type Actor struct {
 	mailbox  chan request
 	stopped  chan struct{} // closed when shutdown is over: nobody reads the mailbox after
 	client   *http.Client  // to the browser's /json surface
-	// worldNews hears the worlds made and closed (worldPortsOn), whose
-	// ports Serve opens and closes.
-	worldNews chan worlds.News
-	// portOf remembers each world's port number for the process's life;
-	// touched only by Serve's goroutine.
-	portOf map[string]int
 }
 
 // Listen binds the stable endpoint on 127.0.0.1:port (0 = any free port).
@@ -135,14 +119,12 @@ func New(spec Spec, l net.Listener) *Actor {
 		l = peer.OwnerOnly(l, spec.Log)
 	}
 	return &Actor{
-		spec:      spec,
-		listener:  l,
-		port:      l.Addr().(*net.TCPAddr).Port,
-		mailbox:   make(chan request),
-		stopped:   make(chan struct{}),
-		client:    &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
-		worldNews: make(chan worlds.News, worldNewsRoom),
-		portOf:    map[string]int{},
+		spec:     spec,
+		listener: l,
+		port:     l.Addr().(*net.TCPAddr).Port,
+		mailbox:  make(chan request),
+		stopped:  make(chan struct{}),
+		client:   &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}},
 	}
 }
 
@@ -152,7 +134,12 @@ func (p *Actor) String() string { return "proxy " + p.spec.Instance }
 func (p *Actor) Port() int { return p.port }
 
 // Endpoint is the stable HTTP endpoint, http://127.0.0.1:PORT.
-func (p *Actor) Endpoint() string { return fmt.Sprintf("http://127.0.0.1:%d", p.port) }
+func (p *Actor) Endpoint() string { return EndpointOf(p.listener) }
+
+// EndpointOf is the endpoint that will serve on l, before it is made.
+func EndpointOf(l net.Listener) string {
+	return fmt.Sprintf("http://127.0.0.1:%d", l.Addr().(*net.TCPAddr).Port)
+}
 
 // BrowserWS is the stable browser websocket URL: it works across relaunches
 // (a Firefox instance's is its BiDi socket).
@@ -164,15 +151,13 @@ func (p *Actor) BrowserWS() string {
 }
 
 // request is what the actor's mailbox carries: a closed set, the types
-// below and worldPortAsk (world_ports.go) and no others, each with its
-// case in handle.
+// below and no others, each with its case in handle.
 type request interface{ isProxyRequest() }
 
 func (relayOpened) isProxyRequest()  {}
 func (relayClosed) isProxyRequest()  {}
 func (closeClients) isProxyRequest() {}
 func (clientCount) isProxyRequest()  {}
-func (worldPortAsk) isProxyRequest() {}
 
 // Messages a Actor hears.
 type (
@@ -212,37 +197,20 @@ func (p *Actor) Serve(ctx context.Context) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(keepOpen{p.listener}) }()
 	relays := map[*relay.Actor]struct{}{}
-	// Following ends with this Serve, however it ends.
-	fctx, unfollow := context.WithCancel(ctx)
-	defer unfollow()
-	run := worldPortsRun{ctx: ctx, ports: map[string]*worldPort{}}
-	defer p.closeWorldPorts(run)
-	if !p.followWorlds(fctx, run) {
-		return p.shutdown(ctx, srv, served, relays, run)
-	}
 	for {
 		select {
 		case m := <-p.mailbox:
-			p.handle(ctx, m, relays, run)
-		case n := <-p.worldNews:
-			p.onWorldNews(run, n)
+			p.handle(ctx, m, relays)
 		case err := <-served:
 			return fmt.Errorf("endpoint stopped serving: %w", err)
 		case <-ctx.Done():
-			return p.shutdown(ctx, srv, served, relays, run)
+			return p.shutdown(ctx, srv, served, relays)
 		}
 	}
 }
 
-func (p *Actor) handle(ctx context.Context, m request, relays map[*relay.Actor]struct{}, run worldPortsRun) {
+func (p *Actor) handle(ctx context.Context, m request, relays map[*relay.Actor]struct{}) {
 	switch m := m.(type) {
-	case worldPortAsk:
-		p.takeWorldNews(run)
-		ports := make(map[string]int, len(run.ports))
-		for name, wp := range run.ports {
-			ports[name] = wp.port
-		}
-		m.reply <- ports
 	case relayOpened:
 		relays[m.relay] = struct{}{}
 		p.tellClients(ctx, len(relays))
@@ -267,12 +235,11 @@ func (p *Actor) tellClients(ctx context.Context, n int) {
 	}
 }
 
-func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan error, relays map[*relay.Actor]struct{}, run worldPortsRun) error {
+func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan error, relays map[*relay.Actor]struct{}) error {
 	sctx, cancel := context.WithTimeout(context.Background(), relayShutdownWait)
 	defer cancel()
 	defer close(p.stopped)
-	p.listener.Close() // the process is ending: release the port
-	p.closeWorldPorts(run)
+	p.listener.Close()     // the process is ending: release the port
 	_ = srv.Shutdown(sctx) // plain requests finish
 	<-served
 	p.client.CloseIdleConnections()
@@ -280,7 +247,7 @@ func (p *Actor) shutdown(ctx context.Context, srv *http.Server, served chan erro
 	for len(relays) > 0 {
 		select {
 		case m := <-p.mailbox:
-			p.handle(ctx, m, relays, run) // ctx is done: nobody is told of the count any more
+			p.handle(ctx, m, relays) // ctx is done: nobody is told of the count any more
 		case <-sctx.Done():
 			p.spec.Log.Warn().Int("relays", len(relays)).Msg("relays did not end in time")
 			return nil

@@ -20,7 +20,6 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
-	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -62,8 +61,6 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == state.HealthPath:
 		p.serveHealth(w, r)
-	case r.URL.Path == worldapi.Path || strings.HasPrefix(r.URL.Path, worldapi.Path+"/"):
-		p.serveWorldRequest(w, r)
 	case r.URL.Path == state.ReportPath:
 		p.serveReport(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
@@ -72,8 +69,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.serveSocket(w, r, socket{target: pageTarget, path: r.URL.Path})
 	case r.URL.Path == BiDiPath:
 		p.serveSocket(w, r, socket{target: bidiTarget})
-	case r.URL.Path == strings.TrimSuffix(WorldPrefix, "/") || strings.HasPrefix(r.URL.Path, WorldPrefix):
-		p.serveWorld(w, r)
+	case r.URL.Path == strings.TrimSuffix(ScopePrefix, "/") || strings.HasPrefix(r.URL.Path, ScopePrefix):
+		p.serveScope(w, r)
 	default:
 		p.forwardHTTP(w, r)
 	}
@@ -84,7 +81,7 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // frontend Chromium serves under /devtools/) streamed on untouched.
 func (p *Actor) forwardHTTP(w http.ResponseWriter, r *http.Request) { p.forwardPath(w, r, r.URL.Path) }
 
-// forwardPath relays a plain request to the browser's path (a world's
+// forwardPath relays a plain request to the browser's path (a scope's
 // request, its prefix taken off), with its query.
 func (p *Actor) forwardPath(w http.ResponseWriter, r *http.Request, path string) {
 	if p.spec.BiDi {

@@ -11,8 +11,11 @@ import (
 // no feature; the coordinator gives it their mounts.
 type Mount struct {
 	// Path is the path served; with Under, every path below it too.
+	// Match, when set, takes the paths instead (a scope's own paths,
+	// /context/NAME/…, checked before the scope's routing).
 	Path  string
 	Under bool
+	Match func(path string) bool
 	// Public, when set, says a path of the mount is served without the
 	// token (the live view's static files, which its page asks for
 	// without it). The Host is checked all the same.
@@ -22,6 +25,9 @@ type Mount struct {
 
 // serves says the mount takes path.
 func (m Mount) serves(path string) bool {
+	if m.Match != nil {
+		return m.Match(path)
+	}
 	return path == m.Path || (m.Under && strings.HasPrefix(path, strings.TrimSuffix(m.Path, "/")+"/"))
 }
 

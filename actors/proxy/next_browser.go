@@ -8,7 +8,6 @@ import (
 	"syscall"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -38,8 +37,8 @@ func (p *Actor) withBrowser(ctx context.Context, use func(browser.Endpoint) erro
 }
 
 // browserGone says err is the browser's end, not its answer: its pipe
-// closed, its port refuses or drops the connection, the worlds actor knows
-// it gone, or use said so (goneError). A browser that answered, even with
+// closed, its port refuses or drops the connection, a scope's room knows
+// it gone (ErrBrowserGone), or use said so (goneError). A browser that answered, even with
 // an error, is not gone; nor is one that is slow to answer (replacing a
 // busy browser would fail every request it was serving: hangs are for its
 // BrowserActor's probe to judge).
@@ -49,14 +48,31 @@ func browserGone(err error) bool {
 	switch {
 	case errors.As(err, &said):
 		return true
-	case errors.Is(err, worlds.ErrNoAnswer), errors.As(err, &dial) && dial.Status != 0:
+	case errors.Is(err, ErrNoAnswer), errors.As(err, &dial) && dial.Status != 0:
 		return false
-	case errors.Is(err, transport.ErrPipeClosed), errors.Is(err, worlds.ErrBrowserGone):
+	case errors.Is(err, transport.ErrPipeClosed), errors.Is(err, ErrBrowserGone):
 		return true
 	}
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed)
 }
+
+// What a scope's room says of a browser it asked (Scopes.Open): gone
+// (the request waits for the next one), or slow to answer (not gone: a
+// busy browser is its BrowserActor's probe's to judge).
+var (
+	ErrBrowserGone = errors.New("the browser went")
+	ErrNoAnswer    = errors.New("the browser did not answer in time")
+)
+
+// SaidOf marks err, a scope's room's, as one of the two above (kind), its
+// words unchanged.
+func SaidOf(kind, err error) error { return &saidError{kind: kind, err: err} }
+
+type saidError struct{ kind, err error }
+
+func (e *saidError) Error() string   { return e.err.Error() }
+func (e *saidError) Unwrap() []error { return []error{e.kind, e.err} }
 
 // goneError is a failure use takes for the browser's end whatever it is.
 type goneError struct{ err error }

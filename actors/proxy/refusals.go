@@ -13,12 +13,12 @@ type (
 	// noBrowser: no browser could be had (a failed launch, its backoff,
 	// the instance closing): 503.
 	noBrowser struct{ err error }
-	// worldDown: the world could not be opened in the browser: 503.
-	worldDown struct {
+	// scopeDown: the scope could not be opened in the browser: 503.
+	scopeDown struct {
 		name string
 		err  error
 	}
-	// unknownTarget: a target that is not the world's, answered as
+	// unknownTarget: a target that is not the scope's, answered as
 	// Chromium answers an unknown one.
 	unknownTarget struct{ id string }
 	// browserFailed: the browser's answer failed, answered with status.
@@ -30,8 +30,8 @@ type (
 
 func (e *noBrowser) Error() string     { return e.err.Error() }
 func (e *noBrowser) Unwrap() error     { return e.err }
-func (e *worldDown) Error() string     { return "world " + e.name + ": " + e.err.Error() }
-func (e *worldDown) Unwrap() error     { return e.err }
+func (e *scopeDown) Error() string     { return "world " + e.name + ": " + e.err.Error() }
+func (e *scopeDown) Unwrap() error     { return e.err }
 func (e *unknownTarget) Error() string { return "No such target id: " + e.id }
 func (e *browserFailed) Error() string { return e.err.Error() }
 func (e *browserFailed) Unwrap() error { return e.err }
@@ -40,7 +40,7 @@ func (e *browserFailed) Unwrap() error { return e.err }
 func (p *Actor) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	var (
 		none    *noBrowser
-		world   *worldDown
+		scope   *scopeDown
 		unknown *unknownTarget
 		failed  *browserFailed
 	)
@@ -49,8 +49,8 @@ func (p *Actor) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		p.browserUnavailable(w, r, none.err)
 	case errors.As(err, &unknown):
 		writeChromiumText(w, http.StatusNotFound, unknown.Error())
-	case errors.As(err, &world):
-		p.worldUnavailable(w, r, world.name, world.err)
+	case errors.As(err, &scope):
+		p.scopeUnavailable(w, r, scope.name, scope.err)
 	case errors.As(err, &failed):
 		http.Error(w, "cdpvisor: "+remedy.Explain(failed.err, p.spec.Words), failed.status)
 	default:

@@ -12,10 +12,8 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -34,11 +32,11 @@ const BiDiPath = "/session"
 var relayIDs atomic.Int64
 
 // socket is a client websocket asked for: what it reaches, the browser's
-// path of a page's, and the world it lives in ("": the whole browser).
+// path of a page's, and the scope it lives in ("": the whole browser).
 type socket struct {
 	target socketTarget
 	path   string // /devtools/page/<id>
-	world  string
+	scope  string
 }
 
 // serveSocket relays a client websocket to the browser. The browser side is
@@ -74,7 +72,7 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		p.refuse(w, r, err)
 		return
 	}
-	world, worldContext, ep, browserConn, limit := link.world, link.worldContext, link.ep, link.conn, link.limit
+	scope, ep, browserConn, limit := link.scope, link.ep, link.conn, link.limit
 	upgrader := websocket.Upgrader{
 		ReadBufferSize:  transport.FrameBufferSize,
 		WriteBufferSize: transport.FrameBufferSize,
@@ -91,18 +89,8 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		Browser: p.watch(browserConn), Dial: p.dial, Endpoint: ep, Source: p.spec.Browser,
 		Resilient: target == browserTarget || target == bidiTarget, BiDi: target == bidiTarget, MaxMessage: limit, OnBrowserClose: p.spec.OnBrowserClose, Traffic: p.spec.Traffic, Log: p.spec.Log,
 	}
-	if world != nil {
-		spec.World, spec.WorldContext = world, worldContext
-		if p.spec.Holds != nil {
-			spec.Hold, _ = p.spec.Holds(r.Context(), world.Name()) // none: the live view is stopping
-		}
-		if p.spec.Journal != nil {
-			client := journal.Client{ID: spec.ID}
-			if p.spec.ClientCommand != nil {
-				client.Command = p.spec.ClientCommand(world.Name())
-			}
-			spec.Journal = p.spec.Journal.Tap(world.Name(), client)
-		}
+	if scope != nil {
+		scope.Wall(r.Context(), &spec)
 	}
 	if p.spec.Extensions != nil {
 		spec.Extensions = p.spec.Extensions
@@ -113,12 +101,15 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		browserConn.Close(websocket.CloseGoingAway, "")
 		return
 	}
-	joined := world != nil && p.spec.Worlds.Joined(r.Context(), world, rl) == nil
+	var left func()
+	if scope != nil {
+		left = scope.Join(r.Context(), rl)
+	}
 	_ = rl.Serve(r.Context())
-	if joined {
-		// Before the proxy hears the relay ended: at shutdown the worlds
-		// actor stops only after the proxy.
-		p.spec.Worlds.Left(r.Context(), world, rl)
+	if left != nil {
+		// Before the proxy hears the relay ended: at shutdown the scope's
+		// room stops only after the proxy.
+		left()
 	}
 	// Not bound to the request context: at shutdown it is already done, and
 	// the proxy is waiting to hear that this relay ended.
@@ -131,28 +122,27 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 // socketLink is the browser's end of a client socket, opened before the
 // client is upgraded.
 type socketLink struct {
-	ep           browser.Endpoint
-	conn         transport.Conn
-	limit        int64
-	world        *worlds.World // nil: the whole browser
-	worldContext string
+	ep    browser.Endpoint
+	conn  transport.Conn
+	limit int64
+	scope Scope // nil: the whole browser
 }
 
 // openSocket opens the browser's end of sock in the browser at ep: the
-// world's context first (and the page must be the world's), then the
+// scope first (and the page must be the scope's), then the
 // browser's socket.
 func (p *Actor) openSocket(ctx context.Context, sock socket, ep browser.Endpoint) (socketLink, error) {
 	link := socketLink{ep: ep, limit: p.spec.MaxMessage}
 	if link.limit <= 0 {
 		link.limit = transport.MaxMessageSize
 	}
-	if sock.world != "" {
+	if sock.scope != "" {
 		var err error
-		if link.world, link.worldContext, err = p.openWorld(ctx, sock.world, ep); err != nil {
+		if link.scope, err = p.openScope(ctx, sock.scope, ep); err != nil {
 			return link, err
 		}
 		if sock.target == pageTarget {
-			if err := p.worldHasTarget(ctx, link.world, ep, strings.TrimPrefix(sock.path, "/devtools/page/")); err != nil {
+			if err := p.scopeHasTarget(ctx, link.scope, sock.scope, strings.TrimPrefix(sock.path, "/devtools/page/")); err != nil {
 				return link, err
 			}
 		}

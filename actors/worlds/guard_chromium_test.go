@@ -191,7 +191,7 @@ func TestGuardedWorldInRealChromium(t *testing.T) {
 		t.Fatalf("no new browser after the kill: generation %d then %d (%v)", st.Generation, st2.Generation, err)
 	}
 
-	statuses, err := inst.Proxy.WorldStatuses(served.Context(t))
+	statuses, err := inst.Control.WorldStatuses(served.Context(t))
 	if err != nil || len(statuses) != 1 || statuses[0].Policy == nil || statuses[0].Policy.Hosts[b.HostPort()].Denied == 0 {
 		t.Fatalf("the world's status: %+v %v", statuses, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
@@ -34,6 +35,12 @@ func newFixture(t *testing.T, args ...string) *fixture {
 func newFixtureSpec(t *testing.T, spec proxy.Spec, args ...string) *fixture {
 	t.Helper()
 	inst := served.StartInstance(t, served.FakeLaunch(t, args...), spec)
+	return &fixture{t: t, inst: inst, whole: inst.DialCDP(t), ids: 100}
+}
+
+func newFixtureJournaled(t *testing.T, j *journal.Actor) *fixture {
+	t.Helper()
+	inst := served.StartInstanceJournaled(t, served.FakeLaunch(t), proxy.Spec{}, j)
 	return &fixture{t: t, inst: inst, whole: inst.DialCDP(t), ids: 100}
 }
 

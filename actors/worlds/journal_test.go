@@ -11,7 +11,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/journal"
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -26,7 +25,7 @@ func TestWorldsTellTheJournal(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = j.Serve(ctx) }()
 	t.Cleanup(func() { cancel(); <-done }) // after the instance's stop: registered first
-	f := newFixtureSpec(t, proxy.Spec{Journal: j})
+	f := newFixtureJournaled(t, j)
 
 	names := []string{"agent-aaaaaaaa", "agent-bbbbbbbb", "shop", "bank"}
 	for _, name := range names {

@@ -15,11 +15,13 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/chromium"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 )
 
 // FakeLaunch is a headless launch of the fake browser with extra args.
@@ -50,7 +52,8 @@ func Logger(t testing.TB) zerolog.Logger {
 type Instance struct {
 	Browser *browser.Actor
 	Proxy   *proxy.Actor
-	Worlds  *worlds.Actor // its book of worlds, at /context/NAME
+	Worlds  *worlds.Actor    // its book of worlds, at /context/NAME
+	Control *control.Control // the worlds' surface on its endpoint
 }
 
 // WS is the endpoint's websocket base, ws://127.0.0.1:PORT.
@@ -68,17 +71,24 @@ func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance
 // the BrowserActor itself.
 func StartInstanceSeenAs(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource) *Instance {
 	t.Helper()
-	return startInstance(t, launch, ps, seen, nil)
+	return startInstance(t, launch, ps, seen, nil, nil)
 }
 
 // StartInstanceKeeping is StartInstance with its named worlds kept by kept
 // (their storage and policies), as the coordinator's profiles keep them.
 func StartInstanceKeeping(t testing.TB, launch launch.Options, ps proxy.Spec, kept worlds.Profiles) *Instance {
 	t.Helper()
-	return startInstance(t, launch, ps, nil, kept)
+	return startInstance(t, launch, ps, nil, kept, nil)
 }
 
-func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource, kept worlds.Profiles) *Instance {
+// StartInstanceJournaled is StartInstance with its worlds' clients
+// journalled by j.
+func StartInstanceJournaled(t testing.TB, launch launch.Options, ps proxy.Spec, j *journal.Actor) *Instance {
+	t.Helper()
+	return startInstance(t, launch, ps, nil, nil, j)
+}
+
+func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource, kept worlds.Profiles, j *journal.Actor) *Instance {
 	t.Helper()
 	l, err := proxy.Listen(0)
 	if err != nil {
@@ -87,18 +97,23 @@ func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func
 	log := Logger(t)
 	b := browser.New(browser.Spec{Instance: "test", Launch: launch, Launcher: chromium.Launcher{}, Log: log})
 	ws := worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Profiles: kept, Log: log}
-	if ps.Journal != nil {
-		ws.Journal = ps.Journal // not a nil *journal.Actor in the interface
+	if j != nil {
+		ws.Journal = j // not a nil *journal.Actor in the interface
 	}
 	w := worlds.New(ws)
-	ps.Instance, ps.Log, ps.Browser, ps.Status, ps.Worlds = "test", log, b, b, w
+	ps.Instance, ps.Log, ps.Browser, ps.Status = "test", log, b, b
 	if seen != nil {
 		ps.Browser = seen(b)
 	}
+	c := control.New(control.Spec{Worlds: w, Browser: ps.Browser, Endpoint: proxy.EndpointOf(l), Ports: ps.Token == "", Journal: j, Log: log})
+	ps.Scopes, ps.Mounts = c.Scopes(), append(ps.Mounts, c.Mounts()...)
 	p := proxy.New(ps, l)
 	sup := suture.New("instance", suture.Spec{EventHook: actor.SupervisorHook(log), Timeout: 20 * time.Second})
 	sup.Add(b)
 	sup.Add(w)
+	if ports := c.Ports(p); ports != nil {
+		sup.Add(ports)
+	}
 	sup.Add(p)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := sup.ServeBackground(ctx)
@@ -110,7 +125,7 @@ func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func
 			t.Error("instance did not stop within 30 s")
 		}
 	})
-	return &Instance{Browser: b, Proxy: p, Worlds: w}
+	return &Instance{Browser: b, Proxy: p, Worlds: w, Control: c}
 }
 
 // WorldSnapshotEvery is how often the kit's instances read their worlds'

@@ -101,7 +101,7 @@ func Forget(ctx context.Context, endpoint, name string) (Status, error) {
 // the world called name (open or kept): Playwright's JSON, as sent.
 func Export(ctx context.Context, endpoint, name string) ([]byte, error) {
 	var raw json.RawMessage
-	_, err := request(ctx, http.MethodGet, endpoint+"/context/"+name+StorageStatePath, nil, &raw)
+	_, err := request(ctx, http.MethodGet, endpoint+PathPrefix+name+StorageStatePath, nil, &raw)
 	if errors.Is(err, ErrNoRequests) {
 		err = ErrNoStorage // the path went on to the browser
 	}

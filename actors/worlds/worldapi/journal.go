@@ -29,7 +29,7 @@ func ReadJournal(ctx context.Context, endpoint, name, since string, wait time.Du
 	if wait > 0 {
 		q.Set("wait", wait.String())
 	}
-	u := endpoint + "/context/" + name + JournalPath
+	u := endpoint + PathPrefix + name + JournalPath
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}

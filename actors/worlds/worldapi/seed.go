@@ -28,6 +28,10 @@ type Seeded struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// PathPrefix is where a coordinator's endpoint serves its worlds:
+// /context/NAME is the world called NAME's endpoint in the path form.
+const PathPrefix = "/context/"
+
 // StorageStatePath is, under a world's path (/context/NAME), where its
 // storage state is: GET exports it (Playwright's JSON), PUT imports one.
 const StorageStatePath = "/storage-state"

@@ -9,8 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
@@ -45,17 +45,17 @@ func guardWorld(ctx context.Context, d deps, id, name string, a contextArgs) (bo
 	policy := worldapi.Policy{AllowHosts: a.AllowHosts, DenyHosts: a.DenyHosts, AllowFiles: a.AllowFiles}
 	if a.Proxy != nil {
 		if policy.Proxy = strings.TrimSpace(*a.Proxy); policy.Proxy == "" {
-			return false, fmt.Errorf("%w: proxy is empty; want %s", proxy.ErrBadPolicy, guard.UpstreamForms)
+			return false, fmt.Errorf("%w: proxy is empty; want %s", control.ErrBadPolicy, guard.UpstreamForms)
 		}
 	}
 	replace := a.Replace != nil && *a.Replace
 	if policy.Empty() {
 		if replace {
-			return false, proxy.ErrReplaceAlone
+			return false, control.ErrReplaceAlone
 		}
 		return false, nil
 	}
-	if _, err := proxy.PolicyOf(policy); err != nil { // checked whole before the coordinator is asked
+	if _, err := control.PolicyOf(policy); err != nil { // checked whole before the coordinator is asked
 		return false, err
 	}
 	return d.c.GuardWorld(ctx, id, name, policy, replace)
@@ -63,7 +63,7 @@ func guardWorld(ctx context.Context, d deps, id, name string, a contextArgs) (bo
 
 // policyError words a refused policy: nothing was made or changed.
 func policyError(tool string, err error) (*mcp.CallToolResult, error) {
-	if errors.Is(err, proxy.ErrBadPolicy) || errors.Is(err, worlds.ErrPolicyNeedsNewWorld) || errors.Is(err, guard.ErrUpstreamUnreachable) ||
+	if errors.Is(err, control.ErrBadPolicy) || errors.Is(err, worlds.ErrPolicyNeedsNewWorld) || errors.Is(err, guard.ErrUpstreamUnreachable) ||
 		errors.Is(err, worldapi.ErrPolicyKept) {
 		err = fmt.Errorf("%w; nothing was made or changed", err)
 	}

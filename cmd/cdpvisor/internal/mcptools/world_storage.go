@@ -9,15 +9,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A world's storage through browser_context: open's seed, export and
-// import. The seed is checked whole (proxy.SeedOf, whose errors name these
+// import. The seed is checked whole (control.SeedOf, whose errors name these
 // arguments) before anything is made.
 
 // seedRequest is open's seed from its arguments; storage_state may be an
@@ -68,7 +68,7 @@ func jsonKindOf(raw json.RawMessage) string {
 // seedWorld checks the seed and gives it to the world called name, made
 // if it is not open.
 func seedWorld(ctx context.Context, d deps, id, name string, req worldapi.Seed) (worldapi.Status, error) {
-	seed, err := proxy.SeedOf(name, req)
+	seed, err := control.SeedOf(name, req)
 	if err != nil {
 		return worldapi.Status{}, err
 	}
@@ -79,7 +79,7 @@ func seedWorld(ctx context.Context, d deps, id, name string, req worldapi.Seed) 
 // user's browser is the coordinator's start's to choose (its words name a
 // flag, which a model cannot pass): said as the MCP host's setting.
 func seedError(tool string, err error) (*mcp.CallToolResult, error) {
-	refused := errors.Is(err, proxy.ErrBadSeed) || errors.Is(err, storagestate.ErrNotStorageState) ||
+	refused := errors.Is(err, control.ErrBadSeed) || errors.Is(err, storagestate.ErrNotStorageState) ||
 		errors.Is(err, worlds.ErrNotUsersBrowser) || errors.Is(err, worlds.ErrUnknownWorld)
 	if errors.Is(err, worlds.ErrNotUsersBrowser) {
 		err = remedy.With(errors.New("from_user_browser: copying from the user's browser needs the coordinator started on the user's own browser"),

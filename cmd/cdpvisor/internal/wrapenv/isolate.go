@@ -15,7 +15,6 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/leases"
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -168,8 +167,8 @@ func World(t state.Target, name string) (state.Target, error) {
 	if err != nil {
 		return t, fmt.Errorf("the coordinator's websocket %q: %w", t.WS, err)
 	}
-	ws.Path = proxy.WorldPrefix + name + ws.Path
-	t.Endpoint = strings.TrimSuffix(t.Endpoint, "/") + proxy.WorldPrefix + name
+	ws.Path = worldapi.PathPrefix + name + ws.Path
+	t.Endpoint = strings.TrimSuffix(t.Endpoint, "/") + worldapi.PathPrefix + name
 	t.WS = ws.String()
 	return t, nil
 }

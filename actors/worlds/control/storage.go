@@ -1,4 +1,4 @@
-package proxy
+package control
 
 import (
 	"context"
@@ -20,24 +20,24 @@ import (
 // SeedWorld makes the world called name if it is not open and gives it
 // the seed, whole or not at all (worlds.Actor.Seed), and answers its
 // endpoints with what the seed gave. A refused seed makes nothing.
-func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (worldapi.Status, error) {
-	if p.spec.Worlds == nil {
+func (c *Control) SeedWorld(ctx context.Context, name string, s worlds.Seed) (worldapi.Status, error) {
+	if c.spec.Worlds == nil {
 		return worldapi.Status{}, ErrNoWorlds
 	}
-	if len(s.FromUserBrowser) > 0 && p.spec.Worlds.UsersBrowser() && s.Browser.Generation == 0 {
+	if len(s.FromUserBrowser) > 0 && c.spec.Worlds.UsersBrowser() && s.Browser.Generation == 0 {
 		// The user's browser is read now: connected first, as a client's
 		// first request would.
-		ep, err := p.spec.Browser.EnsureRunning(ctx)
+		ep, err := c.spec.Browser.EnsureRunning(ctx)
 		if err != nil {
 			return worldapi.Status{}, err
 		}
 		s.Browser = ep
 	}
-	got, err := p.spec.Worlds.Seed(ctx, name, s)
+	got, err := c.spec.Worlds.Seed(ctx, name, s)
 	if err != nil {
 		return worldapi.Status{}, err
 	}
-	ws, err := p.openStatus(ctx, name)
+	ws, err := c.openStatus(ctx, name)
 	if err != nil {
 		return worldapi.Status{}, err
 	}
@@ -49,55 +49,55 @@ func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (worl
 // ForgetWorld closes the world called name if it is open and deletes its
 // profile (worlds.Actor.Forget); once it returns, its port refuses
 // connections.
-func (p *Actor) ForgetWorld(ctx context.Context, name string) error {
-	if p.spec.Worlds == nil {
+func (c *Control) ForgetWorld(ctx context.Context, name string) error {
+	if c.spec.Worlds == nil {
 		return ErrNoWorlds
 	}
-	if err := p.spec.Worlds.Forget(ctx, name); err != nil {
+	if err := c.spec.Worlds.Forget(ctx, name); err != nil {
 		return err
 	}
-	_, err := p.worldPorts(ctx) // the port closes before the answer
+	_, err := c.ports(ctx) // the port closes before the answer
 	return err
 }
 
 // ExportWorld is the storage state of the world called name, open or
 // kept (worlds.Actor.Export).
-func (p *Actor) ExportWorld(ctx context.Context, name string) (storagestate.State, error) {
-	if p.spec.Worlds == nil {
+func (c *Control) ExportWorld(ctx context.Context, name string) (storagestate.State, error) {
+	if c.spec.Worlds == nil {
 		return storagestate.State{}, ErrNoWorlds
 	}
-	return p.spec.Worlds.Export(ctx, name)
+	return c.spec.Worlds.Export(ctx, name)
 }
 
 // serveStorageState answers /context/NAME/storage-state: GET exports the
 // world's storage state, PUT imports one (the body) into it, made if it
 // is not open.
-func (p *Actor) serveStorageState(w http.ResponseWriter, r *http.Request, name string) {
-	if p.spec.Worlds == nil || p.spec.BiDi {
+func (c *Control) serveStorageState(w http.ResponseWriter, r *http.Request, name string) {
+	if c.spec.Worlds == nil {
 		http.Error(w, "cdpvisor: "+ErrNoWorlds.Error(), http.StatusConflict)
 		return
 	}
 	switch r.Method {
 	case http.MethodGet:
-		st, err := p.ExportWorld(r.Context(), name)
+		st, err := c.ExportWorld(r.Context(), name)
 		if err != nil {
-			p.answerWorlds(w, nil, err)
+			c.answerWorlds(w, nil, err)
 			return
 		}
 		cookies, origins := st.Counts()
-		p.spec.Log.Debug().Str("world", name).Int("cookies", cookies).Int("origins", origins).Msg("a world's storage state was exported")
+		c.spec.Log.Debug().Str("world", name).Int("cookies", cookies).Int("origins", origins).Msg("a world's storage state was exported")
 		writeStorageState(w, st)
 	case http.MethodPut:
 		st, err := readStorageState(w, r)
 		var ws worldapi.Status
 		if err == nil {
-			ws, err = p.SeedWorld(r.Context(), name, worlds.Seed{State: &st})
+			ws, err = c.SeedWorld(r.Context(), name, worlds.Seed{State: &st})
 		}
 		if err == nil {
-			p.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Int("cookies", ws.Seeded.Cookies).
+			c.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Int("cookies", ws.Seeded.Cookies).
 				Int("origins", ws.Seeded.Origins).Msg("a storage state was imported into a world")
 		}
-		p.answerWorlds(w, ws, err)
+		c.answerWorlds(w, ws, err)
 	default:
 		w.Header().Set("Allow", "GET, PUT")
 		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: GET exports the world's storage state, PUT imports one", r.Method, r.URL.Path), http.StatusMethodNotAllowed)

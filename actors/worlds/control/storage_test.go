@@ -1,4 +1,4 @@
-package proxy_test
+package control_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
@@ -200,11 +201,11 @@ func mustJSON(t *testing.T, v any) []byte {
 // SeedOf turns a request into the WorldsActor's seed: the state parsed,
 // the origins in a browser's form; an empty one is no seed.
 func TestSeedOf(t *testing.T) {
-	s, err := proxy.SeedOf("shop", worldapi.Seed{StorageState: json.RawMessage(signedIn), FromWorld: "alice", Origins: []string{"HTTPS://Shop.test:443"}})
+	s, err := control.SeedOf("shop", worldapi.Seed{StorageState: json.RawMessage(signedIn), FromWorld: "alice", Origins: []string{"HTTPS://Shop.test:443"}})
 	if err != nil || s.State == nil || len(s.State.Cookies) != 1 || s.FromWorld != "alice" || len(s.Origins) != 1 || s.Origins[0] != "https://shop.test" {
 		t.Fatalf("SeedOf: %+v %v", s, err)
 	}
-	if s, err := proxy.SeedOf("shop", worldapi.Seed{StorageState: json.RawMessage(" null ")}); err != nil || !s.Empty() {
+	if s, err := control.SeedOf("shop", worldapi.Seed{StorageState: json.RawMessage(" null ")}); err != nil || !s.Empty() {
 		t.Errorf("a null storage_state: %+v %v, want no seed", s, err)
 	}
 }

@@ -1,4 +1,4 @@
-package proxy
+package control
 
 import (
 	"context"
@@ -36,15 +36,15 @@ func PolicyOf(p worldapi.Policy) (worlds.Network, error) {
 // change); made says it was new. A kept world that keeps another policy
 // gets this one only with replace. A policy that cannot be read is
 // refused before anything is made; an empty one does nothing.
-func (p *Actor) GuardWorld(ctx context.Context, name string, r worldapi.Policy, replace bool) (made bool, err error) {
+func (c *Control) GuardWorld(ctx context.Context, name string, r worldapi.Policy, replace bool) (made bool, err error) {
 	n, err := PolicyOf(r)
 	if err != nil || n.None() {
 		return false, err
 	}
-	if p.spec.Worlds == nil {
+	if c.spec.Worlds == nil {
 		return false, ErrNoWorlds
 	}
-	return p.spec.Worlds.MakeGuarded(ctx, name, n, replace)
+	return c.spec.Worlds.MakeGuarded(ctx, name, n, replace)
 }
 
 // ErrReplaceAlone: replace without a policy to replace the kept one with.

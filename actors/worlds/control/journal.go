@@ -1,4 +1,4 @@
-package proxy
+package control
 
 import (
 	"context"
@@ -19,13 +19,13 @@ const maxJournalWait = 5 * time.Minute
 // (the entries after it), ?wait= a duration to wait for the next entry
 // when there is none yet (a follower's long poll). Owner-only as every
 // request of the endpoint; the world need not be open.
-func (p *Actor) serveJournal(w http.ResponseWriter, r *http.Request, name string) {
+func (c *Control) serveJournal(w http.ResponseWriter, r *http.Request, name string) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", "GET")
 		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: GET reads the world's journal", r.Method, r.URL.Path), http.StatusMethodNotAllowed)
 		return
 	}
-	if p.spec.Journal == nil {
+	if c.spec.Journal == nil {
 		http.Error(w, "cdpvisor: the journal is off (serve --journal=false)", http.StatusNotFound)
 		return
 	}
@@ -49,7 +49,7 @@ func (p *Actor) serveJournal(w http.ResponseWriter, r *http.Request, name string
 		ctx, cancel = context.WithTimeout(ctx, wait)
 		defer cancel()
 	}
-	entries, err := p.spec.Journal.Read(ctx, name, since, wait > 0)
+	entries, err := c.spec.Journal.Read(ctx, name, since, wait > 0)
 	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
 		entries, err = nil, nil // nothing new within the wait
 	}

@@ -1,4 +1,4 @@
-package proxy
+package control
 
 import (
 	"context"
@@ -18,82 +18,78 @@ import (
 // instance's worlds and learn their ports: owner-only as every request of
 // the endpoint (the peer check; the token beyond loopback).
 
-// ErrNoWorlds refuses the world requests of an endpoint that has no
-// worlds (a Firefox instance's).
-var ErrNoWorlds = errors.New("this endpoint has no worlds: a world is a browser context of a Chromium-family browser over CDP, and this instance runs Firefox over WebDriver BiDi")
-
 // OpenWorld makes the world called name, or finds it open, and answers its
 // endpoints; Created says it was made now. Nothing is launched: its
 // context is made in the running browser, or in the next one.
-func (p *Actor) OpenWorld(ctx context.Context, name string) (worldapi.Status, error) {
-	if p.spec.Worlds == nil {
+func (c *Control) OpenWorld(ctx context.Context, name string) (worldapi.Status, error) {
+	if c.spec.Worlds == nil {
 		return worldapi.Status{}, ErrNoWorlds
 	}
-	made, err := p.spec.Worlds.Make(ctx, name)
+	made, err := c.spec.Worlds.Make(ctx, name)
 	if err != nil {
 		return worldapi.Status{}, err
 	}
-	ws, err := p.openStatus(ctx, name)
+	ws, err := c.openStatus(ctx, name)
 	ws.Created = made
 	return ws, err
 }
 
 // openStatus is the open world called name with its endpoints and what
 // it keeps.
-func (p *Actor) openStatus(ctx context.Context, name string) (worldapi.Status, error) {
-	ports, err := p.worldPorts(ctx)
+func (c *Control) openStatus(ctx context.Context, name string) (worldapi.Status, error) {
+	ports, err := c.ports(ctx)
 	if err != nil {
 		return worldapi.Status{}, err
 	}
 	s := worlds.Summary{Name: name, Open: true, Kept: worlds.Kept(name)}
-	if list, err := p.spec.Worlds.List(ctx); err == nil {
+	if list, err := c.spec.Worlds.List(ctx); err == nil {
 		for _, l := range list {
 			if l.Name == name {
 				s.KeptInfo, s.Policy = l.KeptInfo, l.Policy
 			}
 		}
 	}
-	return p.worldStatus(s, ports), nil
+	return c.worldStatus(s, ports), nil
 }
 
 // WorldStatuses lists the worlds with their endpoints, clients and pages,
 // by name: the open ones, and the kept ones that are not.
-func (p *Actor) WorldStatuses(ctx context.Context) ([]worldapi.Status, error) {
-	if p.spec.Worlds == nil {
+func (c *Control) WorldStatuses(ctx context.Context) ([]worldapi.Status, error) {
+	if c.spec.Worlds == nil {
 		return nil, ErrNoWorlds
 	}
-	list, err := p.spec.Worlds.List(ctx)
+	list, err := c.spec.Worlds.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ports, err := p.worldPorts(ctx)
+	ports, err := c.ports(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]worldapi.Status, 0, len(list))
 	for _, s := range list {
-		out = append(out, p.worldStatus(s, ports))
+		out = append(out, c.worldStatus(s, ports))
 	}
 	return out, nil
 }
 
 // CloseWorld closes the world called name (worlds.Actor.Close); once it
 // returns, its port refuses connections.
-func (p *Actor) CloseWorld(ctx context.Context, name string) error {
-	if p.spec.Worlds == nil {
+func (c *Control) CloseWorld(ctx context.Context, name string) error {
+	if c.spec.Worlds == nil {
 		return ErrNoWorlds
 	}
-	if err := p.spec.Worlds.Close(ctx, name); err != nil {
+	if err := c.spec.Worlds.Close(ctx, name); err != nil {
 		return err
 	}
-	_, err := p.worldPorts(ctx) // the port closes before the answer
+	_, err := c.ports(ctx) // the port closes before the answer
 	return err
 }
 
 // worldStatus is a world with its endpoints and what it keeps. A closed
 // kept world has its path alone: its first use makes it again.
-func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) worldapi.Status {
-	ws := worldapi.Status{Name: s.Name, PathEndpoint: p.WorldEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
+func (c *Control) worldStatus(s worlds.Summary, ports map[string]int) worldapi.Status {
+	ws := worldapi.Status{Name: s.Name, PathEndpoint: c.PathEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
 	ws.Policy = policyStatus(s.Policy)
 	if s.KeptInfo != nil {
 		saved := s.KeptInfo.Saved
@@ -114,13 +110,13 @@ func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) worldapi.Sta
 
 // serveWorldRequest answers the world requests: GET worldapi.Path, and PUT,
 // GET or DELETE worldapi.Path/NAME.
-func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
+func (c *Control) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 	name, one := strings.CutPrefix(r.URL.EscapedPath(), worldapi.Path+"/")
 	if !one && r.URL.Path != worldapi.Path {
 		http.NotFound(w, r)
 		return
 	}
-	if p.spec.Worlds == nil {
+	if c.spec.Worlds == nil {
 		http.Error(w, "cdpvisor: "+ErrNoWorlds.Error(), http.StatusConflict)
 		return
 	}
@@ -132,33 +128,33 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case !one && r.Method == http.MethodGet:
-		list, err := p.WorldStatuses(r.Context())
-		p.answerWorlds(w, list, err)
+		list, err := c.WorldStatuses(r.Context())
+		c.answerWorlds(w, list, err)
 	case one && r.Method == http.MethodPut:
-		ws, err := p.openSeeded(w, r, name)
+		ws, err := c.openSeeded(w, r, name)
 		if err == nil {
-			p.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Str("endpoint", ws.Endpoint).Bool("seeded", ws.Seeded != nil).Msg("a world was asked for")
+			c.spec.Log.Debug().Str("world", name).Bool("created", ws.Created).Str("endpoint", ws.Endpoint).Bool("seeded", ws.Seeded != nil).Msg("a world was asked for")
 		}
-		p.answerWorlds(w, ws, err)
+		c.answerWorlds(w, ws, err)
 	case one && r.Method == http.MethodGet:
-		list, err := p.WorldStatuses(r.Context())
+		list, err := c.WorldStatuses(r.Context())
 		for _, ws := range list {
 			if ws.Name == name {
-				p.answerWorlds(w, ws, nil)
+				c.answerWorlds(w, ws, nil)
 				return
 			}
 		}
 		if err == nil {
 			err = fmt.Errorf("%w %q", worlds.ErrUnknownWorld, name)
 		}
-		p.answerWorlds(w, nil, err)
+		c.answerWorlds(w, nil, err)
 	case one && r.Method == http.MethodDelete:
 		forget, err := forgetAsked(r)
 		if err != nil {
-			p.answerWorlds(w, nil, err)
+			c.answerWorlds(w, nil, err)
 			return
 		}
-		list, _ := p.WorldStatuses(r.Context())
+		list, _ := c.WorldStatuses(r.Context())
 		var had worldapi.Status
 		for _, ws := range list {
 			if ws.Name == name {
@@ -167,13 +163,13 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 		}
 		switch {
 		case forget:
-			err = p.ForgetWorld(r.Context(), name)
+			err = c.ForgetWorld(r.Context(), name)
 		case had.Name != "" && !had.Open && had.Kept:
 			err = fmt.Errorf("%w %q: it is not open, only kept on disk (DELETE %s/%s?forget=1 deletes its profile)", worlds.ErrUnknownWorld, name, worldapi.Path, name)
 		default:
-			err = p.CloseWorld(r.Context(), name)
+			err = c.CloseWorld(r.Context(), name)
 		}
-		p.answerWorlds(w, had, err)
+		c.answerWorlds(w, had, err)
 	default:
 		w.Header().Set("Allow", map[bool]string{true: "GET, PUT, DELETE", false: "GET"}[one])
 		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: not a world request (GET %s; PUT, GET or DELETE %s/NAME)", r.Method, r.URL.Path, worldapi.Path, worldapi.Path), http.StatusMethodNotAllowed)
@@ -181,7 +177,7 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 }
 
 // answerWorlds writes v as JSON, or err with its status.
-func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
+func (c *Control) answerWorlds(w http.ResponseWriter, v any, err error) {
 	if err != nil {
 		code := http.StatusInternalServerError
 		var tooLarge *http.MaxBytesError
@@ -212,7 +208,7 @@ func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 // openSeeded is PUT worldapi.Path/NAME: the world made or found, seeded by
 // the body when it has one. The seed is read and checked whole before
 // anything is made.
-func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) (worldapi.Status, error) {
+func (c *Control) openSeeded(w http.ResponseWriter, r *http.Request, name string) (worldapi.Status, error) {
 	req, err := readSeed(w, r)
 	if err != nil {
 		return worldapi.Status{}, err
@@ -227,15 +223,15 @@ func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) 
 		return worldapi.Status{}, ErrReplaceAlone
 	}
 	// The policy before the seed: the world's first context is guarded.
-	guarded, err := p.GuardWorld(r.Context(), name, req.Policy, req.Replace)
+	guarded, err := c.GuardWorld(r.Context(), name, req.Policy, req.Replace)
 	if err != nil {
 		return worldapi.Status{}, err
 	}
 	var ws worldapi.Status
 	if req.Seed.Empty() {
-		ws, err = p.OpenWorld(r.Context(), name)
+		ws, err = c.OpenWorld(r.Context(), name)
 	} else {
-		ws, err = p.SeedWorld(r.Context(), name, seed)
+		ws, err = c.SeedWorld(r.Context(), name, seed)
 	}
 	ws.Created = ws.Created || guarded
 	return ws, err

@@ -12,18 +12,16 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/guard"
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
-// serveWorldJSON answers a world's /json surface as Chromium answers its
-// own, for the world alone: its targets, pages made in its context, and
-// every URL pointing back at the world's endpoint.
-func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, at worldAt, rest string) {
+// serveScopeJSON answers a scope's /json surface as Chromium answers its
+// own, for the scope alone: its targets, pages made in it, and every URL
+// pointing back at the scope's endpoint.
+func (p *Actor) serveScopeJSON(w http.ResponseWriter, r *http.Request, at scopeAt, rest string) {
 	name := at.name
 	command, arg, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(rest, "/json"), "/"), "/")
 	if command == "protocol" {
-		p.forwardPath(w, r, rest) // the same for every world
+		p.forwardPath(w, r, rest) // the same for every scope
 		return
 	}
 	if command == "new" && r.Method != http.MethodPut {
@@ -39,21 +37,21 @@ func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, at worldA
 		return
 	}
 	var answer jsonAnswer
-	forward := false // activate and close: the browser's own answer, once the target is the world's
+	forward := false // activate and close: the browser's own answer, once the target is the scope's
 	err := p.withBrowser(r.Context(), func(ep browser.Endpoint) error {
-		world, _, err := p.openWorld(r.Context(), name, ep)
+		scope, err := p.openScope(r.Context(), name, ep)
 		if err != nil {
 			return err
 		}
 		switch command {
 		case "version":
-			answer, err = p.worldVersion(r, world, at, ep)
+			answer, err = p.scopeVersion(r, at, ep)
 		case "", "list":
-			answer, err = p.worldList(r, world, at, ep)
+			answer, err = p.scopeList(r, scope, at, ep)
 		case "new":
-			answer, err = p.worldNewPage(r, world, at, ep)
+			answer, err = p.scopeNewPage(r, scope, at, ep)
 		case "activate", "close":
-			forward, err = true, p.worldHasTarget(r.Context(), world, ep, arg)
+			forward, err = true, p.scopeHasTarget(r.Context(), scope, name, arg)
 		}
 		return err
 	})
@@ -67,58 +65,54 @@ func (p *Actor) serveWorldJSON(w http.ResponseWriter, r *http.Request, at worldA
 	}
 }
 
-// jsonAnswer is a /json answer of a world's, ready to be written.
+// jsonAnswer is a /json answer of a scope's, ready to be written.
 type jsonAnswer struct {
 	status int
 	body   []byte
 }
 
-// worldVersion is /json/version with the world's browser websocket.
-func (p *Actor) worldVersion(r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) (jsonAnswer, error) {
+// scopeVersion is /json/version with the scope's browser websocket.
+func (p *Actor) scopeVersion(r *http.Request, at scopeAt, ep browser.Endpoint) (jsonAnswer, error) {
 	body, status, err := p.browserJSON(r, ep, "/json/version")
 	if err != nil {
 		return jsonAnswer{}, err
 	}
-	return jsonAnswer{status, p.tokened(r, worldURLs(body, r.Host, at.prefix))}, nil
+	return jsonAnswer{status, p.tokened(r, scopeURLs(body, r.Host, at.prefix))}, nil
 }
 
-// worldList is /json/list of the world's targets alone.
-func (p *Actor) worldList(r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) (jsonAnswer, error) {
-	targets, err := p.spec.Worlds.Targets(r.Context(), world, ep)
+// scopeList is /json/list of the scope's targets alone.
+func (p *Actor) scopeList(r *http.Request, scope Scope, at scopeAt, ep browser.Endpoint) (jsonAnswer, error) {
+	targets, err := scope.Targets(r.Context())
 	if err != nil {
-		return jsonAnswer{}, &worldDown{name: world.Name(), err: err}
+		return jsonAnswer{}, &scopeDown{name: at.name, err: err}
 	}
 	body, status, err := p.browserJSON(r, ep, "/json/list")
 	if err != nil {
 		return jsonAnswer{}, err
 	}
 	body = filterList(body, func(e listEntry) bool {
-		return slices.ContainsFunc(targets, func(t worlds.Target) bool { return t.ID == e.ID })
+		return slices.Contains(targets, e.ID)
 	})
-	return jsonAnswer{status, p.tokened(r, worldURLs(body, r.Host, at.prefix))}, nil
+	return jsonAnswer{status, p.tokened(r, scopeURLs(body, r.Host, at.prefix))}, nil
 }
 
 // newPageWait bounds how long /json/new waits for the browser to list the
 // page it made.
 const newPageWait = 2 * time.Second
 
-// worldNewPage is /json/new: a page in the world's context, answered as
-// Chromium answers, with the page's /json/list entry.
-func (p *Actor) worldNewPage(r *http.Request, world *worlds.World, at worldAt, ep browser.Endpoint) (jsonAnswer, error) {
+// scopeNewPage is /json/new: a page of the scope, answered as Chromium
+// answers, with the page's /json/list entry.
+func (p *Actor) scopeNewPage(r *http.Request, scope Scope, at scopeAt, ep browser.Endpoint) (jsonAnswer, error) {
 	target := r.URL.RawQuery // Chromium takes the query as the URL, escaped or not
 	if u, err := url.QueryUnescape(target); err == nil {
 		target = u
 	}
-	if err := world.DoorURL(target); err != nil {
-		// A guarded world's door, as its relays judge Target.createTarget.
-		if j := p.spec.Journal; j != nil {
-			j.Denied(world.Name(), "/json/new", target, guard.RuleDoors)
-		}
-		return jsonAnswer{}, &browserFailed{status: http.StatusForbidden, err: fmt.Errorf("/json/new is refused in world %q: %w (rule: %s)", world.Name(), err, guard.RuleDoors)}
+	if err := scope.RefuseNewPage(target); err != nil {
+		return jsonAnswer{}, &browserFailed{status: http.StatusForbidden, err: err}
 	}
-	id, err := p.spec.Worlds.NewPage(r.Context(), world, ep, target)
+	id, err := scope.NewPage(r.Context(), target)
 	if err != nil {
-		return jsonAnswer{}, &browserFailed{status: http.StatusInternalServerError, err: fmt.Errorf("could not open a page in world %s: %w", world.Name(), err)}
+		return jsonAnswer{}, &browserFailed{status: http.StatusInternalServerError, err: fmt.Errorf("could not open a page in world %s: %w", at.name, err)}
 	}
 	for deadline := time.Now().Add(newPageWait); ; time.Sleep(25 * time.Millisecond) {
 		body, _, err := p.browserJSON(r, ep, "/json/list")
@@ -133,11 +127,11 @@ func (p *Actor) worldNewPage(r *http.Request, world *worlds.World, at worldAt, e
 				var out bytes.Buffer
 				_ = json.Indent(&out, raw, "", "   ")
 				out.WriteByte('\n')
-				return jsonAnswer{http.StatusOK, p.tokened(r, worldURLs(out.Bytes(), r.Host, at.prefix))}, nil
+				return jsonAnswer{http.StatusOK, p.tokened(r, scopeURLs(out.Bytes(), r.Host, at.prefix))}, nil
 			}
 		}
 		if time.Now().After(deadline) {
-			return jsonAnswer{}, &browserFailed{status: http.StatusBadGateway, err: fmt.Errorf("the browser made page %s in world %s but does not list it", id, world.Name())}
+			return jsonAnswer{}, &browserFailed{status: http.StatusBadGateway, err: fmt.Errorf("the browser made page %s in world %s but does not list it", id, at.name)}
 		}
 	}
 }
@@ -157,12 +151,12 @@ func (p *Actor) browserJSON(r *http.Request, ep browser.Endpoint, path string) (
 	return body, resp.StatusCode, nil
 }
 
-// worldURLs points the websocket URLs of a /json answer (rewritten to the
-// endpoint already) at the world's endpoint under prefix, /context/NAME:
+// scopeURLs points the websocket URLs of a /json answer (rewritten to the
+// endpoint already) at the scope's endpoint under prefix, /context/NAME:
 // its browser socket, its pages' sockets, and the DevTools frontend's ws=
-// parameter. On the world's own port (no prefix) they are right as they
+// parameter. Through ScopeHandler (no prefix) they are right as they
 // are.
-func worldURLs(body []byte, host, prefix string) []byte {
+func scopeURLs(body []byte, host, prefix string) []byte {
 	if prefix == "" {
 		return body
 	}

@@ -1,0 +1,91 @@
+// Package control is the worlds' surface on an instance's endpoint: the
+// world requests (worldapi.Path) and what the coordinator asks of them, a
+// world's storage state and journal under its path, each world's port of
+// its own (Ports), and a world as the scope the proxy serves at
+// /context/NAME (Scopes). The ProxyActor mounts it: the proxy routes and
+// checks peers; what a world is, is this room's.
+package control
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/journal"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
+)
+
+// Spec configures the worlds' surface on one instance's endpoint.
+type Spec struct {
+	// Worlds is the instance's WorldsActor; nil: it has no worlds (a
+	// Firefox instance), and the world requests are refused.
+	Worlds *worlds.Actor
+	// Browser is the instance's browser (a seed from the user's browser
+	// connects to it first).
+	Browser relay.BrowserSource
+	// Endpoint is the endpoint it is mounted on, http://127.0.0.1:PORT.
+	Endpoint string
+	// Ports gives every world a port of its own (a loopback endpoint; under
+	// a token, beyond loopback, worlds keep the path form).
+	Ports bool
+	// Holds is a human's hold on a world (the live view's takeover), which
+	// the world's relays obey; nil: none.
+	Holds func(ctx context.Context, world string) (relay.Hold, error)
+	// Journal keeps each world's record of what its clients did; nil: not
+	// kept. ClientCommand names the command a wrap --isolate runs in a
+	// world ("" when none or unknown), for the journal's client.
+	Journal       *journal.Actor
+	ClientCommand func(world string) string
+	Log           zerolog.Logger
+}
+
+// Control is the worlds' surface on one endpoint. Immutable: the worlds
+// are the WorldsActor's, their ports the Ports actor's.
+type Control struct {
+	spec Spec
+	// portAsks is the Ports actor's mailbox; nil without ports.
+	portAsks chan portAsk
+}
+
+// New makes the worlds' surface; Ports gives it its ports once the proxy
+// that serves the worlds is made.
+func New(spec Spec) *Control {
+	c := &Control{spec: spec}
+	if spec.Ports && spec.Worlds != nil {
+		c.portAsks = make(chan portAsk)
+	}
+	return c
+}
+
+// ErrNoWorlds refuses the world requests of an endpoint that has no
+// worlds (a Firefox instance's).
+var ErrNoWorlds = errors.New("this endpoint has no worlds: a world is a browser context of a Chromium-family browser over CDP, and this instance runs Firefox over WebDriver BiDi")
+
+// Scopes are the worlds as the proxy serves them; nil without worlds.
+func (c *Control) Scopes() proxy.Scopes {
+	if c.spec.Worlds == nil {
+		return nil
+	}
+	return scopes{c}
+}
+
+// Mounts are the world requests (worldapi.Path) and a world's storage
+// state and journal, under its path alone: a world's own port is its CDP
+// endpoint, no more.
+func (c *Control) Mounts() []proxy.Mount {
+	return []proxy.Mount{
+		{Path: worldapi.Path, Under: true, Handler: http.HandlerFunc(c.serveWorldRequest)},
+		{Match: isWorldOwnPath, Handler: http.HandlerFunc(c.serveWorldOwnPath)},
+	}
+}
+
+// PathEndpoint is the path form of the world called name's endpoint:
+// http://127.0.0.1:PORT/context/NAME.
+func (c *Control) PathEndpoint(name string) string {
+	return c.spec.Endpoint + worldapi.PathPrefix + name
+}
