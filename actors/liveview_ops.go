@@ -23,8 +23,8 @@ func (c *Coordinator) LiveView() string { return c.def.Proxy.Endpoint() + livevi
 func (c *Coordinator) LiveViewActor() *liveview.Actor { return c.liveView }
 
 // holdsOf is the holds an instance's world relays obey.
-func (c *Coordinator) holdsOf(instance string) func(context.Context, string) (relay.Hold, error) {
-	return func(ctx context.Context, world string) (relay.Hold, error) {
+func (c *Coordinator) holdsOf(instance string) func(context.Context, string) (relay.HumanHold, error) {
+	return func(ctx context.Context, world string) (relay.HumanHold, error) {
 		return c.liveView.HoldOf(ctx, instance, world)
 	}
 }

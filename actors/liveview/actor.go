@@ -2,7 +2,7 @@
 // instance and world live, the screencasts and input of a human watching or
 // taking over a page (through CDP sessions of its own, opened only while
 // someone watches), the holds a takeover puts on a world (decided here,
-// enforced by the world's relays: relay.Hold), and the requests of agents
+// enforced by the world's relays: relay.HumanHold), and the requests of agents
 // for a human (request_human).
 package liveview
 
@@ -89,7 +89,7 @@ type (
 	forgetInstance struct{ id string }
 	holdOf         struct {
 		instance, world string
-		reply           chan relay.Hold
+		reply           chan relay.HumanHold
 	}
 	viewerJoined struct{ v *viewer }
 	viewerLeft   struct{ v *viewer }
@@ -129,8 +129,8 @@ func (a *Actor) Forget(ctx context.Context, id string) error {
 }
 
 // HoldOf is the hold on a world of an instance its relays obey.
-func (a *Actor) HoldOf(ctx context.Context, instance, world string) (relay.Hold, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan relay.Hold) request { return holdOf{instance: instance, world: world, reply: r} })
+func (a *Actor) HoldOf(ctx context.Context, instance, world string) (relay.HumanHold, error) {
+	return actor.Ask(ctx, a.mailbox, func(r chan relay.HumanHold) request { return holdOf{instance: instance, world: world, reply: r} })
 }
 
 // Serve runs the actor until ctx is done.

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// gate is a world's hold as its relays read it (relay.Hold): taken and
+// gate is a world's hold as its relays read it (relay.HumanHold): taken and
 // handed back by the actor alone, read by the relays' fast paths without a
 // mailbox.
 type gate struct {
@@ -13,7 +13,7 @@ type gate struct {
 	acted atomic.Int64                  // unix ns of its clients' last input or navigation
 }
 
-// Held implements relay.Hold.
+// Held implements relay.HumanHold.
 func (g *gate) Held() (bool, <-chan struct{}) {
 	p := g.back.Load()
 	if p == nil {
@@ -22,7 +22,7 @@ func (g *gate) Held() (bool, <-chan struct{}) {
 	return true, *p
 }
 
-// Acted implements relay.Hold.
+// Acted implements relay.HumanHold.
 func (g *gate) Acted() { g.acted.Store(time.Now().UnixNano()) }
 
 // take holds the world; only the actor calls it.

@@ -78,7 +78,7 @@ type Spec struct {
 	LiveView http.Handler
 	// Holds is a human's hold on a world (the live view's takeover), which
 	// the world's relays obey; nil: none.
-	Holds func(ctx context.Context, world string) (relay.Hold, error)
+	Holds func(ctx context.Context, world string) (relay.HumanHold, error)
 	// Journal keeps each world's record of what its clients did; nil: not
 	// kept. ClientCommand names the command a wrap --isolate runs in a
 	// world ("" when none or unknown), for the journal's client.

@@ -22,6 +22,9 @@ func (run *relayRun) onClient(m readResult) {
 	if h.HasID {
 		run.r.spec.Journal.Request(h.ID, h.Method, h.SessionID, m.msg.B)
 	}
+	if run.stages != nil {
+		run.edge(&Frame{Dir: ToBrowser, Head: h, Msg: m.msg}) // as it arrived, whatever comes of it
+	}
 	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
 		run.worldCloseBrowser(&h)
 		m.msg.Release()
@@ -52,9 +55,13 @@ func (run *relayRun) onClient(m readResult) {
 	}
 }
 
-// send forwards a client message to the browser, through the world's
-// wall when there is one.
-func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
+// send forwards a client message to the browser, through the stages and
+// the world's wall when there is one.
+func (run *relayRun) send(msg *transport.Message, h *transport.Head) { run.sendFrom(0, msg, h) }
+
+// sendOn forwards a client message the stages let through to the browser,
+// through the world's wall when there is one.
+func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 	if run.world != nil && run.world.holding() {
 		run.world.held = append(run.world.held, msg) // behind a lookup, in order
 		return
@@ -162,15 +169,15 @@ func (run *relayRun) onBrowser(m readResult) {
 	} else {
 		run.noteEvent(&h, m.msg.B)
 	}
+	size := int64(len(m.msg.B))
 	if run.trace {
-		traceFrame(run.log, toClient, &h, int64(len(m.msg.B)))
+		traceFrame(run.log, toClient, &h, size)
 	}
-	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+	if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
 		run.forwardFailed(err)
-	} else {
-		run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
+	} else if written {
+		run.r.spec.Traffic.toClient(size)
 	}
-	m.msg.Release()
 }
 
 // lateNews is what a lost browser connection still delivers: the error
@@ -184,9 +191,9 @@ func (run *relayRun) lateNews(m readResult) {
 	if m.msg == nil {
 		return
 	}
-	defer m.msg.Release()
 	h, _ := transport.ScanHead(m.msg.B)
 	if m.rest != nil || !h.HasID {
+		m.msg.Release()
 		return
 	}
 	for i, q := range run.queue {
@@ -195,14 +202,16 @@ func (run *relayRun) lateNews(m readResult) {
 			run.queue = slices.Delete(run.queue, i, i+1)
 			q.Release()
 			run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
-			if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+			size := int64(len(m.msg.B))
+			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
 				run.forwardFailed(err)
-				return
+			} else if written {
+				run.r.spec.Traffic.toClient(size)
 			}
-			run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
 			return
 		}
 	}
+	m.msg.Release()
 }
 
 // onNote takes an event or a watched answer the fast path already
@@ -249,7 +258,14 @@ func (run *relayRun) forwardFailed(err error) {
 // usual path.
 func (run *relayRun) stream(m readResult) bool {
 	h, _ := transport.ScanHeadPrefix(m.msg.B)
-	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) {
+	var f *Frame
+	var observers uint64
+	claimed := false
+	if run.stages != nil {
+		f = &Frame{Dir: ToClient, Head: h, Msg: m.msg, Partial: true}
+		observers, claimed = looks(run.stages, f)
+	}
+	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}
@@ -260,6 +276,9 @@ func (run *relayRun) stream(m readResult) bool {
 		// hundreds of contexts, whose contexts then go unbooked.
 		run.inflight.answered(h.ID)
 		run.r.spec.Journal.Answer(h.ID, h.HasError, nil)
+	}
+	if observers != 0 {
+		observe(run.stages, f, observers) // at the client's edge: no stage claimed it
 	}
 	run.streamed = countingReader{r: m.rest}
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
@@ -286,7 +305,7 @@ func (run *relayRun) answerClose(h *transport.Head) {
 	run.r.spec.Journal.Answer(h.ID, false, nil)
 	run.log.Info().Int64("id", h.ID).Bytes("method", h.Method).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
 		Msg("answered a close for a browser already gone")
-	if err := run.r.spec.Client.Write(msg, false); err != nil {
+	if _, err := run.answer(len(run.stages), msg, nil); err != nil {
 		run.close(websocket.CloseNormalClosure, "")
 	}
 }

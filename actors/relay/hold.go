@@ -7,12 +7,12 @@ import (
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
-// Hold is a human's hold on the world a relay's client lives in (the live
+// HumanHold is a human's hold on the world a relay's client lives in (the live
 // view's takeover, decided by actors/liveview): while it is held, the
 // client's input and navigation wait, in their order, until the human hands
 // the world back; its reads go on. Both methods are called on the fast
 // path: no mailbox behind them.
-type Hold interface {
+type HumanHold interface {
 	// Held says whether a human holds the world now and, when one does, a
 	// channel closed when they hand it back.
 	Held() (bool, <-chan struct{})

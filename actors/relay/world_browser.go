@@ -255,11 +255,14 @@ func (run *relayRun) answerClient(msg []byte) {
 	if h, _ := transport.ScanHead(msg); h.HasID {
 		run.r.spec.Journal.Answer(h.ID, h.HasError, msg)
 	}
-	if err := run.r.spec.Client.Write(msg, false); err != nil {
+	written, err := run.answer(len(run.stages), msg, nil)
+	if err != nil {
 		run.forwardFailed(err)
 		return
 	}
-	run.r.spec.Traffic.toClient(int64(len(msg)))
+	if written {
+		run.r.spec.Traffic.toClient(int64(len(msg)))
+	}
 }
 
 // worldCloseBrowser is the client's Browser.close inside a world: the
