@@ -26,6 +26,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
@@ -224,7 +225,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil),
+		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, Stages: c.relayStages(id),
 		Report: c.Report, Metrics: c.metrics.Handler(), Profiles: c.runtimeProfiles(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
@@ -245,6 +246,16 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	}
 	sup.Add(p)
 	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
+}
+
+// relayStages makes the stages of each world client's relay of an
+// instance, in their order: the journal's tap.
+func (c *Coordinator) relayStages(instance string) []func(ctx context.Context, world string, id int64) relay.Stage {
+	var stages []func(ctx context.Context, world string, id int64) relay.Stage
+	if c.journal != nil {
+		stages = append(stages, c.journal.Taps(isolateCommand(c.cfg.StateDir, instance, c.def == nil)))
+	}
+	return stages
 }
 
 // Default is the default instance.

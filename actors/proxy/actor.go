@@ -79,12 +79,14 @@ type Spec struct {
 	// Holds is a human's hold on a world (the live view's takeover), which
 	// the world's relays obey; nil: none.
 	Holds func(ctx context.Context, world string) (relay.HumanHold, error)
-	// Journal keeps each world's record of what its clients did; nil: not
-	// kept. ClientCommand names the command a wrap --isolate runs in a
-	// world ("" when none or unknown), for the journal's client.
-	Journal       *journal.Actor
-	ClientCommand func(world string) string
-	Log           zerolog.Logger
+	// Journal keeps each world's record of what its clients did, served at
+	// /context/NAME/journal; nil: not kept.
+	Journal *journal.Actor
+	// Stages make, in their order, the stages of each world client's relay
+	// (relay.Stage: the journal's tap); a maker gives nil when it has none
+	// for that client (id: its relay's).
+	Stages []func(ctx context.Context, world string, id int64) relay.Stage
+	Log    zerolog.Logger
 }
 
 // StatusSource says how a browser is (a BrowserActor).

@@ -12,7 +12,6 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -96,12 +95,10 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 		if p.spec.Holds != nil {
 			spec.Hold, _ = p.spec.Holds(r.Context(), world.Name()) // none: the live view is stopping
 		}
-		if p.spec.Journal != nil {
-			client := journal.Client{ID: spec.ID}
-			if p.spec.ClientCommand != nil {
-				client.Command = p.spec.ClientCommand(world.Name())
+		for _, stageOf := range p.spec.Stages {
+			if s := stageOf(r.Context(), world.Name(), spec.ID); s != nil {
+				spec.Stages = append(spec.Stages, s)
 			}
-			spec.Journal = p.spec.Journal.Tap(world.Name(), client)
 		}
 	}
 	if p.spec.Extensions != nil {

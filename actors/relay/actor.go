@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 
 	"github.com/gorilla/websocket"
 	"github.com/rs/zerolog"
@@ -55,9 +54,6 @@ type Spec struct {
 	// Hold, when set, is a human's hold on the client's world (the live
 	// view's takeover): while held, the client's input and navigation wait.
 	Hold HumanHold
-	// Journal, when set, is the client's side of its world's journal
-	// (actors/journal): each request's method and target, its answer.
-	Journal *journal.Tap
 	// Stages are the relay's stages, in their order (stage.go): each
 	// feature's part in the client's connection. None: the fast path
 	// alone.

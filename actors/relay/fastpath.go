@@ -6,7 +6,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -40,8 +39,7 @@ type fastPath struct {
 	world *worldFilter
 	// hold: a human's hold on the client's world; its input and navigation
 	// go to the actor while the world is held.
-	hold    HumanHold
-	journal *journal.Tap // nil: not kept
+	hold HumanHold
 	// stages: the relay's stages (stage.go), nil when it has none: a
 	// frame one claims goes to the actor, and the observers see the rest.
 	stages   []Stage
@@ -86,13 +84,12 @@ func (f *fastPath) toBrowser(fr *Frame) bool {
 		traceFrame(f.log, toBrowser, h, int64(size))
 	}
 	if observers != 0 {
-		observe(f.stages, fr, observers) // before the write, as the journal's request before its answer
+		observe(f.stages, fr, observers) // before the write: the answer may come before Write returns
 	}
 	if h.HasID {
 		// Recorded before the write: the answer can come before Write
 		// returns. From here the table owns m; the browser's reader may
 		// release it at any time.
-		f.journal.Request(h.ID, h.Method, h.SessionID, m.B)
 		f.inflight.add(h.ID, m, unwatched)
 	}
 	err := f.link.conn.Write(m.B, m.Binary)
@@ -160,9 +157,6 @@ func (f *fastPath) toClient(link *browserLink, fr *Frame, rest io.Reader) (forwa
 		}
 	} else if rest == nil && f.dialect.noted(h) {
 		result = forwardedNote
-	}
-	if h.HasID {
-		f.journal.Answer(h.ID, h.HasError, m.B) // before the client has it: its next request comes after
 	}
 	if observers != 0 {
 		observe(f.stages, fr, observers) // before the client has it: its next request comes after

@@ -19,9 +19,6 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
-	if h.HasID {
-		run.r.spec.Journal.Request(h.ID, h.Method, h.SessionID, m.msg.B)
-	}
 	if run.stages != nil {
 		run.edge(&Frame{Dir: ToBrowser, Head: h, Msg: m.msg}) // as it arrived, whatever comes of it
 	}
@@ -165,7 +162,6 @@ func (run *relayRun) onBrowser(m readResult) {
 		if run.inflight.answered(h.ID) != unwatched {
 			run.setup.answered(&h, m.msg.B)
 		}
-		run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
 	} else {
 		run.noteEvent(&h, m.msg.B)
 	}
@@ -201,7 +197,6 @@ func (run *relayRun) lateNews(m readResult) {
 		if qh.HasID && qh.ID == h.ID && string(qh.SessionID) == string(h.SessionID) {
 			run.queue = slices.Delete(run.queue, i, i+1)
 			q.Release()
-			run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
 			size := int64(len(m.msg.B))
 			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
 				run.forwardFailed(err)
@@ -275,7 +270,6 @@ func (run *relayRun) stream(m readResult) bool {
 		// Read by no book: watched answers are small, except a getTree of
 		// hundreds of contexts, whose contexts then go unbooked.
 		run.inflight.answered(h.ID)
-		run.r.spec.Journal.Answer(h.ID, h.HasError, nil)
 	}
 	if observers != 0 {
 		observe(run.stages, f, observers) // at the client's edge: no stage claimed it
@@ -302,7 +296,6 @@ func (run *relayRun) answerClose(h *transport.Head) {
 	run.shortCircuit = true
 	msg := run.dialect.success(run.scratch[:0], h)
 	run.scratch = msg
-	run.r.spec.Journal.Answer(h.ID, false, nil)
 	run.log.Info().Int64("id", h.ID).Bytes("method", h.Method).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
 		Msg("answered a close for a browser already gone")
 	if _, err := run.answer(len(run.stages), msg, nil); err != nil {

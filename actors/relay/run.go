@@ -105,7 +105,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
 		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil, world: run.world,
-		hold: r.spec.Hold, journal: r.spec.Journal, stages: run.stages,
+		hold: r.spec.Hold, stages: run.stages,
 	}
 	// On shutdown the client is closed even while the actor waits for a
 	// forward to a client that does not read: the write fails, the actor
@@ -217,8 +217,7 @@ func (run *relayRun) finish() {
 		run.world.release()
 	}
 	close(run.quit)
-	run.workers.Wait()         // both ends are closed: their readers return
-	run.r.spec.Journal.Close() // what was never answered
+	run.workers.Wait() // both ends are closed: their readers return
 	for _, s := range run.stages {
 		s.Close()
 	}

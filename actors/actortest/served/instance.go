@@ -89,6 +89,9 @@ func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func
 	ws := worlds.Spec{Instance: "test", Browser: b, SnapshotEvery: WorldSnapshotEvery, Profiles: kept, Log: log}
 	if ps.Journal != nil {
 		ws.Journal = ps.Journal // not a nil *journal.Actor in the interface
+		if ps.Stages == nil {
+			ps.Stages = append(ps.Stages, ps.Journal.Taps(nil)) // the world relays' taps, as the coordinator wires them
+		}
 	}
 	w := worlds.New(ws)
 	ps.Instance, ps.Log, ps.Browser, ps.Status, ps.Worlds = "test", log, b, b, w
