@@ -225,7 +225,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		LiveView: c.liveView.Handler(), Holds: c.holdsOf(id), Journal: c.journal, Stages: c.relayStages(id),
+		LiveView: c.liveView.Handler(), Journal: c.journal, Stages: c.relayStages(id),
 		Report: c.Report, Metrics: c.metrics.Handler(), Profiles: c.runtimeProfiles(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
@@ -249,13 +249,14 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 }
 
 // relayStages makes the stages of each world client's relay of an
-// instance, in their order: the journal's tap.
+// instance, in their order: the journal's tap (which sees each request as
+// the client sent it), a human's hold.
 func (c *Coordinator) relayStages(instance string) []func(ctx context.Context, world string, id int64) relay.Stage {
 	var stages []func(ctx context.Context, world string, id int64) relay.Stage
 	if c.journal != nil {
 		stages = append(stages, c.journal.Taps(isolateCommand(c.cfg.StateDir, instance, c.def == nil)))
 	}
-	return stages
+	return append(stages, c.liveView.Holds(instance))
 }
 
 // Default is the default instance.

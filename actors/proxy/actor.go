@@ -76,15 +76,12 @@ type Spec struct {
 	Ready func(ctx context.Context) (ready bool, why string)
 	// LiveView serves the live view under liveview.Path; nil: not served.
 	LiveView http.Handler
-	// Holds is a human's hold on a world (the live view's takeover), which
-	// the world's relays obey; nil: none.
-	Holds func(ctx context.Context, world string) (relay.HumanHold, error)
 	// Journal keeps each world's record of what its clients did, served at
 	// /context/NAME/journal; nil: not kept.
 	Journal *journal.Actor
 	// Stages make, in their order, the stages of each world client's relay
-	// (relay.Stage: the journal's tap); a maker gives nil when it has none
-	// for that client (id: its relay's).
+	// (relay.Stage: the journal's tap, a human's hold); a maker gives nil
+	// when it has none for that client (id: its relay's).
 	Stages []func(ctx context.Context, world string, id int64) relay.Stage
 	Log    zerolog.Logger
 }

@@ -92,9 +92,6 @@ func (p *Actor) serveSocket(w http.ResponseWriter, r *http.Request, sock socket)
 	}
 	if world != nil {
 		spec.World, spec.WorldContext = world, worldContext
-		if p.spec.Holds != nil {
-			spec.Hold, _ = p.spec.Holds(r.Context(), world.Name()) // none: the live view is stopping
-		}
 		for _, stageOf := range p.spec.Stages {
 			if s := stageOf(r.Context(), world.Name(), spec.ID); s != nil {
 				spec.Stages = append(spec.Stages, s)

@@ -51,9 +51,6 @@ type Spec struct {
 	// Extensions hears of the extensions the client loads and uninstalls
 	// (Extensions.loadUnpacked, Extensions.uninstall); nil: nobody.
 	Extensions ExtensionBook
-	// Hold, when set, is a human's hold on the client's world (the live
-	// view's takeover): while held, the client's input and navigation wait.
-	Hold HumanHold
 	// Stages are the relay's stages, in their order (stage.go): each
 	// feature's part in the client's connection. None: the fast path
 	// alone.
@@ -126,9 +123,6 @@ func (r *Actor) Serve(ctx context.Context) error {
 		case then := <-run.later: // a worker's result: a stage's hold ends, a page is prepared
 			run.pause()
 			then()
-		case <-run.handedBack: // nil while nothing waits for a human
-			run.pause()
-			run.handBack()
 		case <-run.bootstrapTimer.C:
 			run.pause()
 			run.recoveryFailed(fmt.Errorf("the browser did not answer the bootstrap within %s", r.spec.BootstrapTimeout))

@@ -37,9 +37,6 @@ type fastPath struct {
 	// world: the wall of a world's client, whose requests and news the
 	// actor sees first; nil on the whole browser's endpoint.
 	world *worldFilter
-	// hold: a human's hold on the client's world; its input and navigation
-	// go to the actor while the world is held.
-	hold HumanHold
 	// stages: the relay's stages (stage.go), nil when it has none: a
 	// frame one claims goes to the actor, and the observers see the rest.
 	stages   []Stage
@@ -63,7 +60,7 @@ func (f *fastPath) set(link *browserLink) {
 func (f *fastPath) toBrowser(fr *Frame) bool {
 	m, h := fr.Msg, &fr.Head
 	*h, _ = transport.ScanHead(m.B)
-	if f.dialect.kept(h) || (f.closeHook && f.dialect.closesBrowser(h)) || (f.world != nil && f.world.claims(h)) || f.heldNow(h) {
+	if f.dialect.kept(h) || (f.closeHook && f.dialect.closesBrowser(h)) || (f.world != nil && f.world.claims(h)) {
 		return false
 	}
 	f.gate.RLock()
@@ -186,14 +183,4 @@ func (f *fastPath) toClient(link *browserLink, fr *Frame, rest io.Reader) (forwa
 		m.Release()
 	}
 	return result, nil
-}
-
-// heldNow says a client request waits for a human who holds the world.
-func (f *fastPath) heldNow(h *transport.Head) bool {
-	if f.hold == nil || !heldByHuman(h) {
-		return false
-	}
-	f.hold.Acted()
-	held, _ := f.hold.Held()
-	return held
 }

@@ -66,9 +66,6 @@ func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 	if run.world != nil && run.world.waitForPreparation(msg, h) {
 		return
 	}
-	if run.waitForHuman(msg, h) {
-		return
-	}
 	if run.world != nil {
 		run.sendInWorld(msg, h)
 		return

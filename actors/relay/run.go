@@ -54,10 +54,6 @@ type relayRun struct {
 	scratch        []byte
 	streamed       countingReader // counts the message being streamed by the actor
 	world          *worldFilter   // the wall of a world's client; nil on the whole browser's endpoint
-	// forHuman: the client's input and navigation waiting for a human to
-	// hand the world back (handedBack closes then).
-	forHuman   []*transport.Message
-	handedBack <-chan struct{}
 	// stages are the relay's (stage.go), nil when it has none; lines are
 	// their places in the chain, one each.
 	stages []Stage
@@ -105,7 +101,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
 		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil, world: run.world,
-		hold: r.spec.Hold, stages: run.stages,
+		stages: run.stages,
 	}
 	// On shutdown the client is closed even while the actor waits for a
 	// forward to a client that does not read: the write fails, the actor
@@ -172,7 +168,7 @@ func (run *relayRun) pause() {
 // resume switches the fast path on when the connection is connected: the
 // machine decides, the fast path follows.
 func (run *relayRun) resume() {
-	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.busy()) && len(run.forHuman) == 0 {
+	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.busy()) {
 		run.fast.set(run.link)
 		run.fastOn = true
 	}
@@ -209,10 +205,6 @@ func (run *relayRun) finish() {
 		m.Release()
 	}
 	run.queue = nil
-	for _, m := range run.forHuman {
-		m.Release()
-	}
-	run.forHuman = nil
 	if run.world != nil {
 		run.world.release()
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -60,7 +61,7 @@ func (w *watcher) saw() string {
 // path: the actor hears of none of them (once the first has gone, when the
 // fast path is on for sure); a relay's end closes its stages.
 func TestObserverSeesEveryFrameOnTheFastPath(t *testing.T) {
-	client, chromium := newChanConn(), newChanConn()
+	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	w := &watcher{}
 	traffic := &relay.Traffic{}
 	spec := relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
@@ -73,12 +74,12 @@ func TestObserverSeesEveryFrameOnTheFastPath(t *testing.T) {
 		if id == 2 {
 			before = traffic.HandedOver.Load()
 		}
-		client.in <- fmt.Appendf(nil, `{"id":%d,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"S"}`, id)
-		chromium.next(t)
-		chromium.in <- []byte(`{"method":"Page.frameNavigated","params":{},"sessionId":"S"}`)
-		chromium.in <- fmt.Appendf(nil, `{"id":%d,"result":{},"sessionId":"S"}`, id)
-		client.next(t)
-		client.next(t)
+		client.In <- fmt.Appendf(nil, `{"id":%d,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"S"}`, id)
+		chromium.Next(t)
+		chromium.In <- []byte(`{"method":"Page.frameNavigated","params":{},"sessionId":"S"}`)
+		chromium.In <- fmt.Appendf(nil, `{"id":%d,"result":{},"sessionId":"S"}`, id)
+		client.Next(t)
+		client.Next(t)
 	}
 	want := "to_browser 1, to_client Page.frameNavigated, to_client 1, to_browser 2, to_client Page.frameNavigated, to_client 2, " +
 		"to_browser 3, to_client Page.frameNavigated, to_client 3"
@@ -167,36 +168,75 @@ func (g *gatekeeper) Close() {
 // it (made, with the refusal); what it held goes on in order once it lets
 // it go, ahead of what came after; what it drops reaches nobody.
 func TestStageAnswersHoldsAndDrops(t *testing.T) {
-	client, chromium := newChanConn(), newChanConn()
+	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	w, g := &watcher{}, &gatekeeper{open: make(chan struct{})}
 	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, Stages: []relay.Stage{w, g}, Log: zerolog.New(zerolog.NewTestWriter(t))})
-	expect := func(c *chanConn, want string) {
+	expect := func(c *actortest.ChanConn, want string) {
 		t.Helper()
-		if got := string(c.next(t)); got != want {
+		if got := string(c.Next(t)); got != want {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 	}
-	client.in <- []byte(`{"id":1,"method":"Test.answer"}`)
+	client.In <- []byte(`{"id":1,"method":"Test.answer"}`)
 	expect(client, `{"id":1,"result":{"by":"stage"}}`)
-	client.in <- []byte(`{"id":2,"method":"Test.refuse"}`)
+	client.In <- []byte(`{"id":2,"method":"Test.refuse"}`)
 	expect(client, `{"id":2,"error":{"code":-32000,"message":"no"}}`)
-	client.in <- []byte(`{"id":3,"method":"Test.drop"}`)
-	client.in <- []byte(`{"id":4,"method":"Test.hold"}`)
-	client.in <- []byte(`{"id":5,"method":"Runtime.evaluate"}`)
+	client.In <- []byte(`{"id":3,"method":"Test.drop"}`)
+	client.In <- []byte(`{"id":4,"method":"Test.hold"}`)
+	client.In <- []byte(`{"id":5,"method":"Runtime.evaluate"}`)
 	select {
-	case b := <-chromium.out:
+	case b := <-chromium.Out:
 		t.Fatalf("the browser got %s while the stage held", b)
 	case <-time.After(200 * time.Millisecond):
 	}
 	close(g.open)
 	expect(chromium, `{"id":4,"method":"Test.hold"}`)
 	expect(chromium, `{"id":5,"method":"Runtime.evaluate"}`)
-	chromium.in <- []byte(`{"method":"Test.hidden","params":{}}`)
-	chromium.in <- []byte(`{"id":5,"result":{}}`)
+	chromium.In <- []byte(`{"method":"Test.hidden","params":{}}`)
+	chromium.In <- []byte(`{"id":5,"result":{}}`)
 	expect(client, `{"id":5,"result":{}}`)
 	want := "to_browser 1, to_client 1 made, to_browser 2, to_client 2 made refused by the test's, to_browser 3, to_browser 4, to_browser 5, to_client 5"
 	if got := w.saw(); got != want {
 		t.Errorf("the observer saw\n%s\nwant\n%s", got, want)
+	}
+}
+
+// nextBrowser is a BrowserSource whose browser after the first is next,
+// generation 2.
+type nextBrowser struct{ next *actortest.ChanConn }
+
+func (nextBrowser) EnsureRunning(context.Context) (browser.Endpoint, error) {
+	return browser.Endpoint{Generation: 2}, nil
+}
+
+func (nextBrowser) Replace(context.Context, int) (browser.Endpoint, error) {
+	return browser.Endpoint{Generation: 2}, nil
+}
+
+func (b nextBrowser) dial(context.Context, browser.Endpoint, int64) (transport.Conn, error) {
+	return b.next, nil
+}
+
+// A frame a stage sends on while no browser is there waits for the next
+// one: the relay recovers for it, and the stages see it again on its way.
+func TestHeldFrameSentOnAfterTheBrowserWentReachesTheNext(t *testing.T) {
+	client, first, second := actortest.NewChanConn(), actortest.NewChanConn(), actortest.NewChanConn()
+	g := &gatekeeper{open: make(chan struct{})}
+	src := nextBrowser{next: second}
+	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: first, Endpoint: browser.Endpoint{Generation: 1},
+		Source: src, Dial: src.dial, Resilient: true, Stages: []relay.Stage{g}, Log: zerolog.New(zerolog.NewTestWriter(t))})
+	client.In <- []byte(`{"id":1,"method":"Test.hold"}`)
+	time.Sleep(100 * time.Millisecond) // held
+	first.Close(1000, "")
+	time.Sleep(100 * time.Millisecond) // the relay heard: degraded
+	close(g.open)
+	if got := string(second.Next(t)); got != `{"id":1,"method":"Test.hold"}` {
+		t.Fatalf("the next browser got %s", got)
+	}
+	select {
+	case b := <-first.Out:
+		t.Fatalf("the lost browser got %s", b)
+	default:
 	}
 }

@@ -15,6 +15,13 @@ import (
 // Before, the client was not answered Target.createTarget until then: the
 // world's round trips with the page came on top of the client's own.
 
+// navigatesPage are the requests that start a page's next document.
+var navigatesPage = map[string]bool{
+	"Page.navigate":               true,
+	"Page.reload":                 true,
+	"Page.navigateToHistoryEntry": true,
+}
+
 // prepare has the world prepare a page its client made, off the actor;
 // pagePrepared follows in the actor.
 func (run *relayRun) prepare(target string) {
