@@ -38,7 +38,9 @@ type Stage interface {
 	// block (hand off, don't wait).
 	Observe(f *Frame)
 	// Handle gives the verdict on a frame Look claimed, in the actor. A
-	// stage that rewrites f.Msg.B scans f.Head again.
+	// stage that rewrites f.Msg.B scans f.Head again. A client's frame
+	// meets it again when the relay sends it again to the next browser
+	// after one was lost.
 	Handle(l *Line, f *Frame) Verdict
 	// Close says the relay ended: its readers are done, and so is the work
 	// the stage had run (Line.Go). The stage releases what it holds.
