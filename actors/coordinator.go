@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
 	"os"
 	"sync/atomic"
 	"time"
@@ -76,10 +75,10 @@ type CoordinatorConfig struct {
 	// NoJournal turns the worlds' journal off (serve --journal=false):
 	// nothing is recorded of what their clients do.
 	NoJournal bool
-	// Profiles serves the Go runtime's profiles on the endpoint
+	// DebugPprof serves the Go runtime's profiles on the endpoint
 	// (serve --debug-pprof), to whoever may read /metrics.
-	Profiles bool
-	Log      zerolog.Logger
+	DebugPprof bool
+	Log        zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -225,8 +224,8 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Worlds: wl,
-		LiveView: c.liveView.Handler(), Journal: c.journal, Stages: c.relayStages(id),
-		Report: c.Report, Metrics: c.metrics.Handler(), Profiles: c.runtimeProfiles(), Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
+		Mounts: c.mounts(), Journal: c.journal, Stages: c.relayStages(id),
+		Report: c.Report, Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
 			c.metrics.SetClients(id, n)
 			_ = b.SetClients(ctx, n)
@@ -286,13 +285,15 @@ func (c *Coordinator) Run(ctx context.Context) error {
 	return err
 }
 
-// runtimeProfiles serves the Go runtime's profiles when serve --debug-pprof
-// asked for them; nil: not served.
-func (c *Coordinator) runtimeProfiles() http.Handler {
-	if !c.cfg.Profiles {
-		return nil
+// mounts are the features' HTTP surfaces on every endpoint: the live
+// view, the metrics, and the Go runtime's profiles when serve
+// --debug-pprof asked for them.
+func (c *Coordinator) mounts() []proxy.Mount {
+	m := []proxy.Mount{c.liveView.Mount(), c.metrics.Mount()}
+	if c.cfg.DebugPprof {
+		m = append(m, metrics.PprofMount())
 	}
-	return metrics.Profiles()
+	return m
 }
 
 // watch has the metrics count an instance's browsers, and the live view

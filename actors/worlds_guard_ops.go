@@ -3,8 +3,7 @@ package actors
 import (
 	"context"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // GuardWorld makes a world of an instance ("" for the default one) with a
@@ -13,15 +12,12 @@ import (
 // without worlds (Firefox), a world open without a policy, or a kept world
 // keeping another policy without replace is refused before anything is
 // made. An empty policy does nothing.
-func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy state.WorldPolicy, replace bool) (made bool, err error) {
+func (c *Coordinator) GuardWorld(ctx context.Context, ref, name string, policy worldapi.Policy, replace bool) (made bool, err error) {
 	if policy.Empty() {
 		return false, nil
 	}
-	inst, err := c.worldsOf(ctx, ref)
+	inst, err := c.instanceOfWorld(ctx, ref, name)
 	if err != nil {
-		return false, err
-	}
-	if err := worlds.CheckName(name); err != nil {
 		return false, err
 	}
 	return inst.Proxy.GuardWorld(ctx, name, policy, replace)

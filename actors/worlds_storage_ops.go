@@ -3,21 +3,18 @@ package actors
 import (
 	"context"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // SeedWorld makes a world of an instance ("" for the default one) if it is
 // not open and gives it the seed, whole or not at all, answering its
 // endpoints and what the seed gave (Seeded). Nothing is launched.
-func (c *Coordinator) SeedWorld(ctx context.Context, ref, name string, seed worlds.Seed) (state.WorldStatus, error) {
-	inst, err := c.worldsOf(ctx, ref)
+func (c *Coordinator) SeedWorld(ctx context.Context, ref, name string, seed worlds.Seed) (worldapi.Status, error) {
+	inst, err := c.instanceOfWorld(ctx, ref, name)
 	if err != nil {
-		return state.WorldStatus{}, err
-	}
-	if err := worlds.CheckName(name); err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	return inst.Proxy.SeedWorld(ctx, name, seed)
 }
@@ -25,7 +22,7 @@ func (c *Coordinator) SeedWorld(ctx context.Context, ref, name string, seed worl
 // ExportWorld is the storage state of a world of an instance ("" for the
 // default one), open or kept: Playwright's format.
 func (c *Coordinator) ExportWorld(ctx context.Context, ref, name string) (storagestate.State, error) {
-	inst, err := c.worldsOf(ctx, ref)
+	inst, err := c.instanceOfWorld(ctx, ref, name)
 	if err != nil {
 		return storagestate.State{}, err
 	}
@@ -35,11 +32,8 @@ func (c *Coordinator) ExportWorld(ctx context.Context, ref, name string) (storag
 // ForgetWorld closes a world of an instance ("" for the default one) if it
 // is open and deletes its profile.
 func (c *Coordinator) ForgetWorld(ctx context.Context, ref, name string) error {
-	inst, err := c.worldsOf(ctx, ref)
+	inst, err := c.instanceOfWorld(ctx, ref, name)
 	if err != nil {
-		return err
-	}
-	if err := worlds.CheckName(name); err != nil {
 		return err
 	}
 	return inst.Proxy.ForgetWorld(ctx, name) // its port closes with it

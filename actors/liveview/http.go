@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -42,6 +43,12 @@ func securityHeaders(h http.Header) {
 func ownOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	return origin == "" || strings.EqualFold(origin, "http://"+r.Host) || strings.EqualFold(origin, "https://"+r.Host)
+}
+
+// Mount is the live view on the endpoint: Path and below, its static
+// files without the token.
+func (a *Actor) Mount() proxy.Mount {
+	return proxy.Mount{Path: Path, Under: true, Public: PublicAsset, Handler: a.Handler()}
 }
 
 // Handler serves the live view under Path. The endpoint that mounts it has

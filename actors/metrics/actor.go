@@ -16,6 +16,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 
@@ -63,6 +64,12 @@ func New(log zerolog.Logger) *Actor {
 }
 
 func (a *Actor) String() string { return "metrics" }
+
+// MetricsPath is where the endpoint serves the metrics.
+const MetricsPath = "/metrics"
+
+// Mount is the metrics on the endpoint, at MetricsPath.
+func (a *Actor) Mount() proxy.Mount { return proxy.Mount{Path: MetricsPath, Handler: a.Handler()} }
 
 // Handler serves the metrics in the Prometheus text format.
 func (a *Actor) Handler() http.Handler {

@@ -14,8 +14,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Spec configures a ProfilesActor.
@@ -38,7 +38,7 @@ type Kept struct {
 	Name   string
 	Bytes  int64
 	Saved  time.Time
-	Policy *state.WorldPolicy
+	Policy *worldapi.Policy
 }
 
 // Errors of the room.

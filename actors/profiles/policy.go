@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A kept world's network policy, upstream proxy (its credentials too) and
@@ -27,17 +28,17 @@ var ErrNotPolicy = errors.New("the policy file is not a world's network policy")
 // LoadPolicy answers the policy kept with the world called name; found is
 // false when none is kept. A file of another user's, or one that is not a
 // policy, is refused (ErrNotMine, ErrNotPolicy), naming it.
-func (a *Actor) LoadPolicy(ctx context.Context, name string) (p state.WorldPolicy, found bool, err error) {
+func (a *Actor) LoadPolicy(ctx context.Context, name string) (p worldapi.Policy, found bool, err error) {
 	got, err := actor.Ask(ctx, a.mailbox, func(r chan policyLoaded) request { return loadPolicy{name: name, reply: r} })
 	if err != nil {
-		return state.WorldPolicy{}, false, err
+		return worldapi.Policy{}, false, err
 	}
 	return got.policy, got.found, got.err
 }
 
 // SavePolicy keeps p as the policy of the world called name, and answers
 // once it is on disk.
-func (a *Actor) SavePolicy(ctx context.Context, name string, p state.WorldPolicy) error {
+func (a *Actor) SavePolicy(ctx context.Context, name string, p worldapi.Policy) error {
 	errc, err := actor.Ask(ctx, a.mailbox, func(r chan error) request { return savePolicy{name: name, policy: p, reply: r} })
 	if err != nil {
 		return err
@@ -51,13 +52,13 @@ type (
 		reply chan policyLoaded
 	}
 	policyLoaded struct {
-		policy state.WorldPolicy
+		policy worldapi.Policy
 		found  bool
 		err    error
 	}
 	savePolicy struct {
 		name   string
-		policy state.WorldPolicy
+		policy worldapi.Policy
 		reply  chan error
 	}
 )
@@ -82,30 +83,30 @@ func (a *Actor) onPolicy(m request) {
 // world name: no separators).
 func (a *Actor) policyPath(name string) string { return filepath.Join(a.spec.Dir, name+policySuffix) }
 
-func (a *Actor) readPolicy(name string) (state.WorldPolicy, bool, error) {
+func (a *Actor) readPolicy(name string) (worldapi.Policy, bool, error) {
 	p := a.policyPath(name)
 	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
-		return state.WorldPolicy{}, false, nil
+		return worldapi.Policy{}, false, nil
 	}
 	if !state.Mine(p) {
-		return state.WorldPolicy{}, false, fmt.Errorf("%w: %s (another user's, or not a regular file); it is not read", ErrNotMine, p)
+		return worldapi.Policy{}, false, fmt.Errorf("%w: %s (another user's, or not a regular file); it is not read", ErrNotMine, p)
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return state.WorldPolicy{}, false, err
+		return worldapi.Policy{}, false, err
 	}
-	var wp state.WorldPolicy
+	var wp worldapi.Policy
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&wp); err != nil || d.More() {
 		// Not the JSON's error: it may quote the proxy's password.
-		return state.WorldPolicy{}, false, fmt.Errorf("%w: %s: want {\"allow_hosts\": […], \"deny_hosts\": […], \"proxy\": \"…\", \"allow_files\": […]}", ErrNotPolicy, p)
+		return worldapi.Policy{}, false, fmt.Errorf("%w: %s: want {\"allow_hosts\": […], \"deny_hosts\": […], \"proxy\": \"…\", \"allow_files\": […]}", ErrNotPolicy, p)
 	}
 	wp.Hosts = nil // a list's, not kept
 	return wp, true, nil
 }
 
-func (a *Actor) writePolicy(name string, wp state.WorldPolicy) error {
+func (a *Actor) writePolicy(name string, wp worldapi.Policy) error {
 	if err := Prepare(a.spec.Dir); err != nil { // made with the first world kept
 		return err
 	}

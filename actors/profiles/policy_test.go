@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A world's policy is written private beside its storage, on disk once
@@ -21,8 +21,8 @@ func TestPolicyKeptBesideTheStorage(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "profiles")
 	ctx := context.Background()
 	a := serve(t, dir)
-	kept := state.WorldPolicy{AllowHosts: []string{"shop.test"}, Proxy: "http://u:secret@127.0.0.1:3128", AllowFiles: []string{"/srv/up"},
-		Hosts: map[string]state.HostCount{"a:1": {Reached: 1}}}
+	kept := worldapi.Policy{AllowHosts: []string{"shop.test"}, Proxy: "http://u:secret@127.0.0.1:3128", AllowFiles: []string{"/srv/up"},
+		Hosts: map[string]worldapi.HostCount{"a:1": {Reached: 1}}}
 	if err := a.SavePolicy(ctx, "shop", kept); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestPolicyKeptBesideTheStorage(t *testing.T) {
 	if err := a.Save(ctx, "both", signedIn("x")); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SavePolicy(ctx, "both", state.WorldPolicy{DenyHosts: []string{"ads.test"}}); err != nil {
+	if err := a.SavePolicy(ctx, "both", worldapi.Policy{DenyHosts: []string{"ads.test"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
@@ -96,14 +96,14 @@ func TestPolicyFilesThatAreNotOnesPolicy(t *testing.T) {
 		if _, _, err := a.LoadPolicy(ctx, name); !errors.Is(err, ErrNotMine) {
 			t.Errorf("load %s: %v, want ErrNotMine", name, err)
 		}
-		if err := a.SavePolicy(ctx, name, state.WorldPolicy{DenyHosts: []string{"a.test"}}); !errors.Is(err, ErrNotMine) {
+		if err := a.SavePolicy(ctx, name, worldapi.Policy{DenyHosts: []string{"a.test"}}); !errors.Is(err, ErrNotMine) {
 			t.Errorf("save %s: %v, want ErrNotMine", name, err)
 		}
 		if _, err := a.Forget(ctx, name); !errors.Is(err, ErrNotMine) {
 			t.Errorf("forget %s: %v, want ErrNotMine", name, err)
 		}
 	}
-	if err := a.SavePolicy(ctx, "bad", state.WorldPolicy{DenyHosts: []string{"a.test"}}); err != nil { // the user's own file, written anew
+	if err := a.SavePolicy(ctx, "bad", worldapi.Policy{DenyHosts: []string{"a.test"}}); err != nil { // the user's own file, written anew
 		t.Fatal(err)
 	}
 	if got, found, err := a.LoadPolicy(ctx, "bad"); err != nil || !found || got.DenyHosts[0] != "a.test" {

@@ -26,7 +26,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Spec configures a Actor.
+// Spec configures a ProxyActor: an instance's stable endpoint, what it
+// serves there and whom it lets in.
 type Spec struct {
 	Instance string
 	Browser  relay.BrowserSource
@@ -34,13 +35,11 @@ type Spec struct {
 	// Report builds the coordinator's health report for /health; nil: this
 	// instance's alone.
 	Report func(ctx context.Context) state.Report
-	// Metrics serves /metrics (Prometheus); nil: not served. Traffic counts
-	// what the relays forward.
-	Metrics http.Handler
-	// Profiles serves the Go runtime's profiles under metrics.ProfilesPath
-	// (serve --debug-pprof); nil: not served.
-	Profiles http.Handler
-	Traffic  *relay.Traffic
+	// Mounts are the features' HTTP surfaces on the endpoint (the live
+	// view, the metrics, …), each at its path. Traffic counts what the
+	// relays forward.
+	Mounts  []Mount
+	Traffic *relay.Traffic
 	// OnClients hears the number of client connections whenever it changes
 	// (the BrowserActor's idle stop, the metrics).
 	OnClients    func(ctx context.Context, n int)
@@ -74,8 +73,6 @@ type Spec struct {
 	// Ready says whether the coordinator takes new clients, and why not
 	// (/health/ready); nil: always.
 	Ready func(ctx context.Context) (ready bool, why string)
-	// LiveView serves the live view under liveview.Path; nil: not served.
-	LiveView http.Handler
 	// Journal keeps each world's record of what its clients did, served at
 	// /context/NAME/journal; nil: not kept.
 	Journal *journal.Actor
@@ -198,9 +195,6 @@ func (p *Actor) CloseClients(ctx context.Context, code int, reason string) (int,
 func (p *Actor) Clients(ctx context.Context) (int, error) {
 	return actor.Ask(ctx, p.mailbox, func(r chan int) request { return clientCount{reply: r} })
 }
-
-// MetricsPath serves the Prometheus metrics.
-const MetricsPath = "/metrics"
 
 // relayShutdownWait bounds how long shutdown waits for relays to end.
 const relayShutdownWait = 5 * time.Second

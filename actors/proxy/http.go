@@ -18,10 +18,9 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/liveview"
-	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -42,8 +41,8 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.spec.Log.Warn().Str("host", r.Host).Str("path", r.URL.Path).Msg("refused a request with a Host not allowed")
 		return
 	}
-	if p.spec.LiveView != nil && liveview.PublicAsset(r.URL.Path) {
-		p.spec.LiveView.ServeHTTP(w, r) // its static files: the page asks for them without the token
+	if m, ok := p.mountFor(r.URL.Path, true); ok {
+		m.Handler.ServeHTTP(w, r)
 		return
 	}
 	if p.spec.Token != "" {
@@ -56,19 +55,17 @@ func (p *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r = r.WithContext(context.WithValue(r.Context(), tokenInQuery{}, true))
 		}
 	}
+	if m, ok := p.mountFor(r.URL.Path, false); ok {
+		m.Handler.ServeHTTP(w, r)
+		return
+	}
 	switch {
 	case r.URL.Path == state.HealthPath:
 		p.serveHealth(w, r)
-	case r.URL.Path == state.WorldsPath || strings.HasPrefix(r.URL.Path, state.WorldsPath+"/"):
+	case r.URL.Path == worldapi.Path || strings.HasPrefix(r.URL.Path, worldapi.Path+"/"):
 		p.serveWorldRequest(w, r)
 	case r.URL.Path == state.ReportPath:
 		p.serveReport(w, r)
-	case p.spec.LiveView != nil && (r.URL.Path == liveview.Path || strings.HasPrefix(r.URL.Path, liveview.Path+"/")):
-		p.spec.LiveView.ServeHTTP(w, r)
-	case r.URL.Path == MetricsPath && p.spec.Metrics != nil:
-		p.spec.Metrics.ServeHTTP(w, r)
-	case strings.HasPrefix(r.URL.Path, metrics.ProfilesPath) && p.spec.Profiles != nil:
-		p.spec.Profiles.ServeHTTP(w, r)
 	case r.URL.Path == "/devtools/browser" || strings.HasPrefix(r.URL.Path, "/devtools/browser/"):
 		p.serveSocket(w, r, socket{target: browserTarget})
 	case strings.HasPrefix(r.URL.Path, "/devtools/page/"):

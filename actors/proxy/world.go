@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // WorldPrefix is where the endpoint serves worlds: /context/NAME/… is a
@@ -38,12 +38,12 @@ func (p *Actor) serveWorld(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rest := "/" + strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, WorldPrefix+name), "/")
-	if rest == state.StorageStatePath {
+	if rest == worldapi.StorageStatePath {
 		// Its path form alone: a world's own port is its CDP endpoint, no more.
 		p.serveStorageState(w, r, name)
 		return
 	}
-	if rest == state.JournalPath {
+	if rest == worldapi.JournalPath {
 		p.serveJournal(w, r, name)
 		return
 	}

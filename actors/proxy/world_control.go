@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
-// The world requests (state.WorldsPath) are how the owner's other
+// The world requests (worldapi.Path) are how the owner's other
 // processes (wrap --isolate, cdpvisor world) make, find, list and close the
 // instance's worlds and learn their ports: owner-only as every request of
 // the endpoint (the peer check; the token beyond loopback).
@@ -25,13 +25,13 @@ var ErrNoWorlds = errors.New("this endpoint has no worlds: a world is a browser 
 // OpenWorld makes the world called name, or finds it open, and answers its
 // endpoints; Created says it was made now. Nothing is launched: its
 // context is made in the running browser, or in the next one.
-func (p *Actor) OpenWorld(ctx context.Context, name string) (state.WorldStatus, error) {
+func (p *Actor) OpenWorld(ctx context.Context, name string) (worldapi.Status, error) {
 	if p.spec.Worlds == nil {
-		return state.WorldStatus{}, ErrNoWorlds
+		return worldapi.Status{}, ErrNoWorlds
 	}
 	made, err := p.spec.Worlds.Make(ctx, name)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	ws, err := p.openStatus(ctx, name)
 	ws.Created = made
@@ -40,10 +40,10 @@ func (p *Actor) OpenWorld(ctx context.Context, name string) (state.WorldStatus, 
 
 // openStatus is the open world called name with its endpoints and what
 // it keeps.
-func (p *Actor) openStatus(ctx context.Context, name string) (state.WorldStatus, error) {
+func (p *Actor) openStatus(ctx context.Context, name string) (worldapi.Status, error) {
 	ports, err := p.worldPorts(ctx)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	s := worlds.Summary{Name: name, Open: true, Kept: worlds.Kept(name)}
 	if list, err := p.spec.Worlds.List(ctx); err == nil {
@@ -58,7 +58,7 @@ func (p *Actor) openStatus(ctx context.Context, name string) (state.WorldStatus,
 
 // WorldStatuses lists the worlds with their endpoints, clients and pages,
 // by name: the open ones, and the kept ones that are not.
-func (p *Actor) WorldStatuses(ctx context.Context) ([]state.WorldStatus, error) {
+func (p *Actor) WorldStatuses(ctx context.Context) ([]worldapi.Status, error) {
 	if p.spec.Worlds == nil {
 		return nil, ErrNoWorlds
 	}
@@ -70,7 +70,7 @@ func (p *Actor) WorldStatuses(ctx context.Context) ([]state.WorldStatus, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]state.WorldStatus, 0, len(list))
+	out := make([]worldapi.Status, 0, len(list))
 	for _, s := range list {
 		out = append(out, p.worldStatus(s, ports))
 	}
@@ -92,8 +92,8 @@ func (p *Actor) CloseWorld(ctx context.Context, name string) error {
 
 // worldStatus is a world with its endpoints and what it keeps. A closed
 // kept world has its path alone: its first use makes it again.
-func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) state.WorldStatus {
-	ws := state.WorldStatus{Name: s.Name, PathEndpoint: p.WorldEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
+func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) worldapi.Status {
+	ws := worldapi.Status{Name: s.Name, PathEndpoint: p.WorldEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
 	ws.Policy = policyStatus(s.Policy)
 	if s.KeptInfo != nil {
 		saved := s.KeptInfo.Saved
@@ -112,11 +112,11 @@ func (p *Actor) worldStatus(s worlds.Summary, ports map[string]int) state.WorldS
 	return ws
 }
 
-// serveWorldRequest answers the world requests: GET WorldsPath, and PUT,
-// GET or DELETE WorldsPath/NAME.
+// serveWorldRequest answers the world requests: GET worldapi.Path, and PUT,
+// GET or DELETE worldapi.Path/NAME.
 func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
-	name, one := strings.CutPrefix(r.URL.EscapedPath(), state.WorldsPath+"/")
-	if !one && r.URL.Path != state.WorldsPath {
+	name, one := strings.CutPrefix(r.URL.EscapedPath(), worldapi.Path+"/")
+	if !one && r.URL.Path != worldapi.Path {
 		http.NotFound(w, r)
 		return
 	}
@@ -159,7 +159,7 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		list, _ := p.WorldStatuses(r.Context())
-		var had state.WorldStatus
+		var had worldapi.Status
 		for _, ws := range list {
 			if ws.Name == name {
 				had = ws
@@ -169,14 +169,14 @@ func (p *Actor) serveWorldRequest(w http.ResponseWriter, r *http.Request) {
 		case forget:
 			err = p.ForgetWorld(r.Context(), name)
 		case had.Name != "" && !had.Open && had.Kept:
-			err = fmt.Errorf("%w %q: it is not open, only kept on disk (DELETE %s/%s?forget=1 deletes its profile)", worlds.ErrUnknownWorld, name, state.WorldsPath, name)
+			err = fmt.Errorf("%w %q: it is not open, only kept on disk (DELETE %s/%s?forget=1 deletes its profile)", worlds.ErrUnknownWorld, name, worldapi.Path, name)
 		default:
 			err = p.CloseWorld(r.Context(), name)
 		}
 		p.answerWorlds(w, had, err)
 	default:
 		w.Header().Set("Allow", map[bool]string{true: "GET, PUT, DELETE", false: "GET"}[one])
-		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: not a world request (GET %s; PUT, GET or DELETE %s/NAME)", r.Method, r.URL.Path, state.WorldsPath, state.WorldsPath), http.StatusMethodNotAllowed)
+		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: not a world request (GET %s; PUT, GET or DELETE %s/NAME)", r.Method, r.URL.Path, worldapi.Path, worldapi.Path), http.StatusMethodNotAllowed)
 	}
 }
 
@@ -190,8 +190,8 @@ func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 			code = http.StatusRequestEntityTooLarge
 		case errors.Is(err, guard.ErrUpstreamUnreachable):
 			code = http.StatusBadGateway // the world's upstream proxy, named in err
-		case errors.Is(err, state.ErrPolicyKept):
-			code = http.StatusConflict // its text says so to the client (state.ErrPolicyKept)
+		case errors.Is(err, worldapi.ErrPolicyKept):
+			code = http.StatusConflict // its text says so to the client (worldapi.ErrPolicyKept)
 		case errors.Is(err, worlds.ErrKeptUnreadable):
 			code = http.StatusConflict // the kept file, named in err
 		case refusedAsGiven(err):
@@ -209,30 +209,30 @@ func (p *Actor) answerWorlds(w http.ResponseWriter, v any, err error) {
 	_ = enc.Encode(v)
 }
 
-// openSeeded is PUT WorldsPath/NAME: the world made or found, seeded by
+// openSeeded is PUT worldapi.Path/NAME: the world made or found, seeded by
 // the body when it has one. The seed is read and checked whole before
 // anything is made.
-func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) (state.WorldStatus, error) {
+func (p *Actor) openSeeded(w http.ResponseWriter, r *http.Request, name string) (worldapi.Status, error) {
 	req, err := readSeed(w, r)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	var seed worlds.Seed
-	if !req.WorldSeed.Empty() {
-		if seed, err = SeedOf(name, req.WorldSeed); err != nil {
-			return state.WorldStatus{}, err
+	if !req.Seed.Empty() {
+		if seed, err = SeedOf(name, req.Seed); err != nil {
+			return worldapi.Status{}, err
 		}
 	}
-	if req.Replace && req.WorldPolicy.Empty() {
-		return state.WorldStatus{}, ErrReplaceAlone
+	if req.Replace && req.Policy.Empty() {
+		return worldapi.Status{}, ErrReplaceAlone
 	}
 	// The policy before the seed: the world's first context is guarded.
-	guarded, err := p.GuardWorld(r.Context(), name, req.WorldPolicy, req.Replace)
+	guarded, err := p.GuardWorld(r.Context(), name, req.Policy, req.Replace)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
-	var ws state.WorldStatus
-	if req.WorldSeed.Empty() {
+	var ws worldapi.Status
+	if req.Seed.Empty() {
 		ws, err = p.OpenWorld(r.Context(), name)
 	} else {
 		ws, err = p.SeedWorld(r.Context(), name, seed)

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // ErrBadPolicy refuses a world's network policy that cannot be read, before
@@ -19,7 +19,7 @@ var ErrBadPolicy = worlds.ErrBadPolicy
 // edge (worlds.Folders): ~ and relative paths, each a directory that
 // exists. Its errors name every pattern and folder it cannot take, and a
 // proxy's URL never (it may hold a password).
-func PolicyOf(p state.WorldPolicy) (worlds.Network, error) {
+func PolicyOf(p worldapi.Policy) (worlds.Network, error) {
 	if len(p.AllowFiles) > 0 && !p.Guarded() && p.Proxy == "" {
 		return worlds.Network{}, fmt.Errorf("%w: %w", ErrBadPolicy, worlds.ErrFilesNeedGuard)
 	}
@@ -36,7 +36,7 @@ func PolicyOf(p state.WorldPolicy) (worlds.Network, error) {
 // change); made says it was new. A kept world that keeps another policy
 // gets this one only with replace. A policy that cannot be read is
 // refused before anything is made; an empty one does nothing.
-func (p *Actor) GuardWorld(ctx context.Context, name string, r state.WorldPolicy, replace bool) (made bool, err error) {
+func (p *Actor) GuardWorld(ctx context.Context, name string, r worldapi.Policy, replace bool) (made bool, err error) {
 	n, err := PolicyOf(r)
 	if err != nil || n.None() {
 		return false, err
@@ -51,15 +51,15 @@ func (p *Actor) GuardWorld(ctx context.Context, name string, r state.WorldPolicy
 var ErrReplaceAlone = fmt.Errorf("%w: replace replaces a kept world's network policy with the one given: give allow_hosts, deny_hosts or proxy with it", ErrBadPolicy)
 
 // policyStatus is a world's policy as the lists show it.
-func policyStatus(info *worlds.PolicyInfo) *state.WorldPolicy {
+func policyStatus(info *worlds.PolicyInfo) *worldapi.Policy {
 	if info == nil {
 		return nil
 	}
-	p := &state.WorldPolicy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts, Proxy: info.Proxy, AllowFiles: info.AllowFiles}
+	p := &worldapi.Policy{AllowHosts: info.AllowHosts, DenyHosts: info.DenyHosts, Proxy: info.Proxy, AllowFiles: info.AllowFiles}
 	if len(info.Counts) > 0 {
-		p.Hosts = make(map[string]state.HostCount, len(info.Counts))
+		p.Hosts = make(map[string]worldapi.HostCount, len(info.Counts))
 		for h, c := range info.Counts {
-			p.Hosts[h] = state.HostCount{Reached: c.Reached, Denied: c.Denied}
+			p.Hosts[h] = worldapi.HostCount{Reached: c.Reached, Denied: c.Denied}
 		}
 	}
 	return p

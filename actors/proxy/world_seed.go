@@ -8,9 +8,9 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // ErrBadSeed refuses a seed that is not one (a field of another kind, an
@@ -29,7 +29,7 @@ const maxSeedBody = storagestate.MaxSize + 1<<16
 // browser's form. Its errors name the seed's fields (storage_state,
 // from_user_browser, from_world, origins), which the HTTP body and the MCP
 // tool's arguments share.
-func SeedOf(name string, req state.WorldSeed) (worlds.Seed, error) {
+func SeedOf(name string, req worldapi.Seed) (worlds.Seed, error) {
 	var s worlds.Seed
 	if raw := bytes.TrimSpace(req.StorageState); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		st, err := storagestate.Parse(raw)
@@ -79,12 +79,12 @@ func originsOf(field string, in []string) ([]string, error) {
 
 // readSeed reads a world request's body: a seed, or nothing (an empty
 // seed: the request only makes the world).
-func readSeed(w http.ResponseWriter, r *http.Request) (state.WorldOpen, error) {
+func readSeed(w http.ResponseWriter, r *http.Request) (worldapi.OpenRequest, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSeedBody))
 	if err != nil {
-		return state.WorldOpen{}, fmt.Errorf("%w: the body could not be read whole (at most %d bytes): %w", ErrBadSeed, maxSeedBody, err)
+		return worldapi.OpenRequest{}, fmt.Errorf("%w: the body could not be read whole (at most %d bytes): %w", ErrBadSeed, maxSeedBody, err)
 	}
-	var seed state.WorldOpen
+	var seed worldapi.OpenRequest
 	if len(bytes.TrimSpace(body)) == 0 {
 		return seed, nil
 	}
@@ -94,8 +94,8 @@ func readSeed(w http.ResponseWriter, r *http.Request) (state.WorldOpen, error) {
 		if err == nil {
 			err = errors.New("more than one JSON value")
 		}
-		return state.WorldOpen{}, fmt.Errorf("%w: %v; expected %s (a storage state alone is PUT to /context/NAME%s)",
-			ErrBadSeed, err, seedShape, state.StorageStatePath)
+		return worldapi.OpenRequest{}, fmt.Errorf("%w: %v; expected %s (a storage state alone is PUT to /context/NAME%s)",
+			ErrBadSeed, err, seedShape, worldapi.StorageStatePath)
 	}
 	return seed, nil
 }

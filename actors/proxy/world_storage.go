@@ -6,43 +6,43 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A world's storage over HTTP, for its owner's scripts: seeded when made
-// (PUT WorldsPath/NAME with a WorldSeed), exported and imported at
+// (PUT worldapi.Path/NAME with a worldapi.Seed), exported and imported at
 // /context/NAME/storage-state (Playwright's JSON), forgotten with
-// DELETE WorldsPath/NAME?forget=1. Owner-only as every request of the
+// DELETE worldapi.Path/NAME?forget=1. Owner-only as every request of the
 // endpoint; a world's own port does not answer them.
 
 // SeedWorld makes the world called name if it is not open and gives it
 // the seed, whole or not at all (worlds.Actor.Seed), and answers its
 // endpoints with what the seed gave. A refused seed makes nothing.
-func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (state.WorldStatus, error) {
+func (p *Actor) SeedWorld(ctx context.Context, name string, s worlds.Seed) (worldapi.Status, error) {
 	if p.spec.Worlds == nil {
-		return state.WorldStatus{}, ErrNoWorlds
+		return worldapi.Status{}, ErrNoWorlds
 	}
 	if len(s.FromUserBrowser) > 0 && p.spec.Worlds.UsersBrowser() && s.Browser.Generation == 0 {
 		// The user's browser is read now: connected first, as a client's
 		// first request would.
 		ep, err := p.spec.Browser.EnsureRunning(ctx)
 		if err != nil {
-			return state.WorldStatus{}, err
+			return worldapi.Status{}, err
 		}
 		s.Browser = ep
 	}
 	got, err := p.spec.Worlds.Seed(ctx, name, s)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	ws, err := p.openStatus(ctx, name)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	ws.Created = got.Made
-	ws.Seeded = &state.WorldSeeded{Cookies: got.Cookies, Origins: got.Origins, Notes: got.Notes}
+	ws.Seeded = &worldapi.Seeded{Cookies: got.Cookies, Origins: got.Origins, Notes: got.Notes}
 	return ws, nil
 }
 
@@ -89,7 +89,7 @@ func (p *Actor) serveStorageState(w http.ResponseWriter, r *http.Request, name s
 		writeStorageState(w, st)
 	case http.MethodPut:
 		st, err := readStorageState(w, r)
-		var ws state.WorldStatus
+		var ws worldapi.Status
 		if err == nil {
 			ws, err = p.SeedWorld(r.Context(), name, worlds.Seed{State: &st})
 		}

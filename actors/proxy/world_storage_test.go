@@ -10,8 +10,8 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // signedIn is a storage state with one sign-in: a cookie and a token in
@@ -35,13 +35,13 @@ func send(t *testing.T, method, url, body string) (int, string) {
 	return resp.StatusCode, string(got)
 }
 
-// worldNames are the worlds GET WorldsPath lists.
+// worldNames are the worlds GET worldapi.Path lists.
 func worldNames(t *testing.T, endpoint string) []string {
 	t.Helper()
-	code, body := send(t, http.MethodGet, endpoint+state.WorldsPath, "")
-	var list []state.WorldStatus
+	code, body := send(t, http.MethodGet, endpoint+worldapi.Path, "")
+	var list []worldapi.Status
 	if err := json.Unmarshal([]byte(body), &list); code != http.StatusOK || err != nil {
-		t.Fatalf("GET %s: %d %v %s", state.WorldsPath, code, err, body)
+		t.Fatalf("GET %s: %d %v %s", worldapi.Path, code, err, body)
 	}
 	names := []string{}
 	for _, w := range list {
@@ -60,20 +60,20 @@ func TestWorldSeedRefusedWholeBeforeAnythingIsMade(t *testing.T) {
 		code       int
 		want       []string
 	}{
-		{state.WorldsPath + "/shop", `{"storage_state": {"cookies": []}}`, 400, []string{"storage_state", "not a Playwright storage state", `no "origins"`, "expected Playwright's storage state"}},
-		{state.WorldsPath + "/shop", `{"storage_state": {"cookies": [], "origins": [], "version": 2}}`, 400, []string{`unknown field "version"`}},
-		{state.WorldsPath + "/shop", `{"cookies": [], "origins": []}`, 400, []string{"not a seed", "expected {\"storage_state\"", "/context/NAME/storage-state"}},
-		{state.WorldsPath + "/shop", `{"storage_state": `, 400, []string{"not a seed"}},
-		{state.WorldsPath + "/shop", `{} {}`, 400, []string{"more than one JSON value"}},
-		{state.WorldsPath + "/shop", `{"from_user_browser": ["shop.test"]}`, 400, []string{"from_user_browser", `"shop.test" is not an http or https origin`}},
-		{state.WorldsPath + "/shop", `{"from_user_browser": "https://shop.test"}`, 400, []string{"not a seed", "from_user_browser"}},
-		{state.WorldsPath + "/shop", `{"origins": ["https://shop.test"]}`, 400, []string{"origins say which of from_world's origins", "no from_world"}},
-		{state.WorldsPath + "/shop", `{"from_world": "shop"}`, 400, []string{`from_world "shop" is the world itself`}},
-		{state.WorldsPath + "/shop", `{"from_world": "no/such"}`, 400, []string{"from_world", "invalid world name"}},
-		{state.WorldsPath + "/shop", `{"from_world": "alice", "origins": ["ftp://shop.test"]}`, 400, []string{"origins", "not an http or https origin"}},
-		{"/context/shop" + state.StorageStatePath, `{"cookies": [{"name": "a"}], "origins": []}`, 400, []string{"cookie 0", `no "`}},
-		{"/context/shop" + state.StorageStatePath, `not json`, 400, []string{"not a JSON object", "expected Playwright's storage state"}},
-		{"/context/shop" + state.StorageStatePath, strings.Repeat(" ", storagestate.MaxSize+1), 413, []string{"at most"}},
+		{worldapi.Path + "/shop", `{"storage_state": {"cookies": []}}`, 400, []string{"storage_state", "not a Playwright storage state", `no "origins"`, "expected Playwright's storage state"}},
+		{worldapi.Path + "/shop", `{"storage_state": {"cookies": [], "origins": [], "version": 2}}`, 400, []string{`unknown field "version"`}},
+		{worldapi.Path + "/shop", `{"cookies": [], "origins": []}`, 400, []string{"not a seed", "expected {\"storage_state\"", "/context/NAME/storage-state"}},
+		{worldapi.Path + "/shop", `{"storage_state": `, 400, []string{"not a seed"}},
+		{worldapi.Path + "/shop", `{} {}`, 400, []string{"more than one JSON value"}},
+		{worldapi.Path + "/shop", `{"from_user_browser": ["shop.test"]}`, 400, []string{"from_user_browser", `"shop.test" is not an http or https origin`}},
+		{worldapi.Path + "/shop", `{"from_user_browser": "https://shop.test"}`, 400, []string{"not a seed", "from_user_browser"}},
+		{worldapi.Path + "/shop", `{"origins": ["https://shop.test"]}`, 400, []string{"origins say which of from_world's origins", "no from_world"}},
+		{worldapi.Path + "/shop", `{"from_world": "shop"}`, 400, []string{`from_world "shop" is the world itself`}},
+		{worldapi.Path + "/shop", `{"from_world": "no/such"}`, 400, []string{"from_world", "invalid world name"}},
+		{worldapi.Path + "/shop", `{"from_world": "alice", "origins": ["ftp://shop.test"]}`, 400, []string{"origins", "not an http or https origin"}},
+		{"/context/shop" + worldapi.StorageStatePath, `{"cookies": [{"name": "a"}], "origins": []}`, 400, []string{"cookie 0", `no "`}},
+		{"/context/shop" + worldapi.StorageStatePath, `not json`, 400, []string{"not a JSON object", "expected Playwright's storage state"}},
+		{"/context/shop" + worldapi.StorageStatePath, strings.Repeat(" ", storagestate.MaxSize+1), 413, []string{"at most"}},
 	} {
 		code, body := send(t, http.MethodPut, ep+c.path, c.body)
 		if code != c.code {
@@ -89,8 +89,8 @@ func TestWorldSeedRefusedWholeBeforeAnythingIsMade(t *testing.T) {
 		t.Errorf("refused seeds made worlds: %v", names)
 	}
 	for _, c := range []struct{ method, path, want string }{
-		{http.MethodDelete, state.WorldsPath + "/shop?forget=maybe", `forget="maybe": want forget=1`},
-		{http.MethodPost, "/context/shop" + state.StorageStatePath, "GET exports the world's storage state, PUT imports one"},
+		{http.MethodDelete, worldapi.Path + "/shop?forget=maybe", `forget="maybe": want forget=1`},
+		{http.MethodPost, "/context/shop" + worldapi.StorageStatePath, "GET exports the world's storage state, PUT imports one"},
 	} {
 		if code, body := send(t, c.method, ep+c.path, ""); code/100 != 4 || !strings.Contains(body, c.want) {
 			t.Errorf("%s %s: %d %q, want a refusal saying %q", c.method, c.path, code, body, c.want)
@@ -105,7 +105,7 @@ func TestWorldSeedRefusedWholeBeforeAnythingIsMade(t *testing.T) {
 // (--attach) is refused, and nothing is made.
 func TestWorldSeedFromUserBrowserNeedsAttach(t *testing.T) {
 	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
-	code, body := send(t, http.MethodPut, inst.Proxy.Endpoint()+state.WorldsPath+"/mail", `{"from_user_browser": ["https://mail.test"]}`)
+	code, body := send(t, http.MethodPut, inst.Proxy.Endpoint()+worldapi.Path+"/mail", `{"from_user_browser": ["https://mail.test"]}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, "--attach") {
 		t.Errorf("from_user_browser without --attach: %d %s", code, body)
 	}
@@ -120,15 +120,15 @@ func TestWorldSeedFromUserBrowserNeedsAttach(t *testing.T) {
 func TestWorldStorageOverHTTP(t *testing.T) {
 	inst := served.StartInstance(t, served.FakeLaunch(t), proxy.Spec{})
 	ep := inst.Proxy.Endpoint()
-	code, body := send(t, http.MethodPut, ep+state.WorldsPath+"/shop", `{"storage_state": `+signedIn+`}`)
-	var ws state.WorldStatus
+	code, body := send(t, http.MethodPut, ep+worldapi.Path+"/shop", `{"storage_state": `+signedIn+`}`)
+	var ws worldapi.Status
 	if err := json.Unmarshal([]byte(body), &ws); code != http.StatusOK || err != nil || !ws.Created || !ws.Open || !ws.Kept ||
 		ws.Seeded == nil || ws.Seeded.Cookies != 1 || ws.Seeded.Origins != 1 || len(ws.Seeded.Notes) != 0 || ws.Port == 0 {
 		t.Fatalf("PUT shop with a storage state: %d %v %s", code, err, body)
 	}
 	export := func() storagestate.State {
 		t.Helper()
-		resp, err := http.Get(ep + "/context/shop" + state.StorageStatePath)
+		resp, err := http.Get(ep + "/context/shop" + worldapi.StorageStatePath)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +149,8 @@ func TestWorldStorageOverHTTP(t *testing.T) {
 	// replaced, the rest stays.
 	update := `{"cookies":[{"name":"sid","value":"n3w","domain":"shop.test","path":"/","expires":-1,"httpOnly":true,"secure":true,"sameSite":"Lax"},` +
 		`{"name":"cart","value":"2","domain":"shop.test","path":"/","expires":-1,"httpOnly":false,"secure":false,"sameSite":"Lax"}],"origins":[]}`
-	code, body = send(t, http.MethodPut, ep+"/context/shop"+state.StorageStatePath, update)
-	ws = state.WorldStatus{}
+	code, body = send(t, http.MethodPut, ep+"/context/shop"+worldapi.StorageStatePath, update)
+	ws = worldapi.Status{}
 	if err := json.Unmarshal([]byte(body), &ws); code != http.StatusOK || err != nil || ws.Created || ws.Seeded == nil || ws.Seeded.Cookies != 2 {
 		t.Fatalf("import: %d %v %s", code, err, body)
 	}
@@ -165,7 +165,7 @@ func TestWorldStorageOverHTTP(t *testing.T) {
 	}
 
 	// A refused import changes nothing.
-	if code, _ := send(t, http.MethodPut, ep+"/context/shop"+state.StorageStatePath, `{"cookies":[],"origins":[],"extra":1}`); code != http.StatusBadRequest {
+	if code, _ := send(t, http.MethodPut, ep+"/context/shop"+worldapi.StorageStatePath, `{"cookies":[],"origins":[],"extra":1}`); code != http.StatusBadRequest {
 		t.Errorf("a malformed import: %d, want 400", code)
 	}
 	if again := export(); !bytes.Equal(mustJSON(t, again), mustJSON(t, st)) {
@@ -174,16 +174,16 @@ func TestWorldStorageOverHTTP(t *testing.T) {
 
 	// Forget: closed and deleted; a second forget, and an export, know it
 	// no more.
-	if code, body := send(t, http.MethodDelete, ep+state.WorldsPath+"/shop?forget=1", ""); code != http.StatusOK || !strings.Contains(body, `"name": "shop"`) {
+	if code, body := send(t, http.MethodDelete, ep+worldapi.Path+"/shop?forget=1", ""); code != http.StatusOK || !strings.Contains(body, `"name": "shop"`) {
 		t.Fatalf("forget: %d %s", code, body)
 	}
 	if names := worldNames(t, ep); len(names) != 0 {
 		t.Errorf("worlds after forget: %v", names)
 	}
-	if code, body := send(t, http.MethodDelete, ep+state.WorldsPath+"/shop?forget=1", ""); code != http.StatusNotFound || !strings.Contains(body, "unknown world") {
+	if code, body := send(t, http.MethodDelete, ep+worldapi.Path+"/shop?forget=1", ""); code != http.StatusNotFound || !strings.Contains(body, "unknown world") {
 		t.Errorf("forget of a forgotten world: %d %s", code, body)
 	}
-	if code, body := send(t, http.MethodGet, ep+"/context/shop"+state.StorageStatePath, ""); code != http.StatusNotFound || !strings.Contains(body, "unknown world") {
+	if code, body := send(t, http.MethodGet, ep+"/context/shop"+worldapi.StorageStatePath, ""); code != http.StatusNotFound || !strings.Contains(body, "unknown world") {
 		t.Errorf("export of a forgotten world: %d %s", code, body)
 	}
 }
@@ -200,11 +200,11 @@ func mustJSON(t *testing.T, v any) []byte {
 // SeedOf turns a request into the WorldsActor's seed: the state parsed,
 // the origins in a browser's form; an empty one is no seed.
 func TestSeedOf(t *testing.T) {
-	s, err := proxy.SeedOf("shop", state.WorldSeed{StorageState: json.RawMessage(signedIn), FromWorld: "alice", Origins: []string{"HTTPS://Shop.test:443"}})
+	s, err := proxy.SeedOf("shop", worldapi.Seed{StorageState: json.RawMessage(signedIn), FromWorld: "alice", Origins: []string{"HTTPS://Shop.test:443"}})
 	if err != nil || s.State == nil || len(s.State.Cookies) != 1 || s.FromWorld != "alice" || len(s.Origins) != 1 || s.Origins[0] != "https://shop.test" {
 		t.Fatalf("SeedOf: %+v %v", s, err)
 	}
-	if s, err := proxy.SeedOf("shop", state.WorldSeed{StorageState: json.RawMessage(" null ")}); err != nil || !s.Empty() {
+	if s, err := proxy.SeedOf("shop", worldapi.Seed{StorageState: json.RawMessage(" null ")}); err != nil || !s.Empty() {
 		t.Errorf("a null storage_state: %+v %v, want no seed", s, err)
 	}
 }

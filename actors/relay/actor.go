@@ -18,7 +18,8 @@ import (
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
-// Spec configures a Actor.
+// Spec configures a RelayActor: its client, its first browser connection,
+// and how it reaches the browser again.
 type Spec struct {
 	ID       int64
 	Instance string

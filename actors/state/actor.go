@@ -12,7 +12,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Spec configures a Actor.
+// Spec configures the StateActor: the state directory, and the state file
+// it writes there.
 type Spec struct {
 	Dir   string
 	State File

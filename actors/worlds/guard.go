@@ -74,7 +74,7 @@ type PolicyInfo struct {
 // and sent by them); one open without a guard is refused
 // (ErrPolicyNeedsNewWorld). A kept world that keeps another policy with
 // its profile, open or not, gets the new one only with replace (else
-// state.ErrPolicyKept; kept_guard.go). An upstream proxy that cannot be
+// worldapi.ErrPolicyKept; kept_guard.go). An upstream proxy that cannot be
 // reached is refused (guard.ErrUpstreamUnreachable) before anything is
 // made. made says the world was new.
 func (a *Actor) MakeGuarded(ctx context.Context, name string, n Network, replace bool) (made bool, err error) {

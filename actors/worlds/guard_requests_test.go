@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // The world requests carry a network policy: PUT makes the world with it
@@ -17,38 +17,38 @@ import (
 func TestWorldRequestsCarryAPolicy(t *testing.T) {
 	f := newFixture(t)
 	ep := f.inst.Proxy.Endpoint()
-	ws, err := state.OpenWorldWith(f.context(), ep, "guarded", state.WorldOpen{WorldPolicy: state.WorldPolicy{
+	ws, err := worldapi.OpenWith(f.context(), ep, "guarded", worldapi.OpenRequest{Policy: worldapi.Policy{
 		AllowHosts: []string{"example.com", "127.0.0.1:8080"}, DenyHosts: []string{"[::1]:9"}}})
 	if err != nil || !ws.Created || ws.Policy == nil || len(ws.Policy.AllowHosts) != 2 || ws.Policy.DenyHosts[0] != "[::1]:9" || ws.Port == 0 {
 		t.Fatalf("PUT with a policy: %+v %v", ws, err)
 	}
-	list, err := state.ListWorlds(f.context(), ep)
+	list, err := worldapi.List(f.context(), ep)
 	if err != nil || len(list) != 1 || list[0].Policy == nil || list[0].Policy.AllowHosts[0] != "example.com" {
 		t.Fatalf("GET: %+v %v", list, err)
 	}
-	ws, err = state.OpenWorldWith(f.context(), ep, "guarded", state.WorldOpen{WorldPolicy: state.WorldPolicy{DenyHosts: []string{"*.ads.example"}}})
+	ws, err = worldapi.OpenWith(f.context(), ep, "guarded", worldapi.OpenRequest{Policy: worldapi.Policy{DenyHosts: []string{"*.ads.example"}}})
 	if err != nil || ws.Created || ws.Policy == nil || len(ws.Policy.AllowHosts) != 0 || ws.Policy.DenyHosts[0] != "*.ads.example" {
 		t.Fatalf("PUT again with another policy: %+v %v", ws, err)
 	}
 	// Found without a policy in the request: it keeps its own.
-	if ws, err := state.OpenWorld(f.context(), ep, "guarded"); err != nil || ws.Policy == nil {
+	if ws, err := worldapi.Open(f.context(), ep, "guarded"); err != nil || ws.Policy == nil {
 		t.Fatalf("PUT without a policy: %+v %v", ws, err)
 	}
 
-	code, body := put(t, ep+state.WorldsPath+"/bad", `{"allow_hosts": ["https://example.com/"], "deny_hosts": ["*"]}`)
+	code, body := put(t, ep+worldapi.Path+"/bad", `{"allow_hosts": ["https://example.com/"], "deny_hosts": ["*"]}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, `allow: bad host pattern "https://example.com/"`) || !strings.Contains(body, `deny: bad host pattern "*"`) {
 		t.Fatalf("a bad pattern: %d %s", code, body)
 	}
-	code, body = put(t, ep+state.WorldsPath+"/bad", `{"allow_hosts": "example.com"}`)
+	code, body = put(t, ep+worldapi.Path+"/bad", `{"allow_hosts": "example.com"}`)
 	if code != http.StatusBadRequest {
 		t.Fatalf("allow_hosts not a list: %d %s", code, body)
 	}
 	f.openWorld("plain")
-	_, err = state.OpenWorldWith(f.context(), ep, "plain", state.WorldOpen{WorldPolicy: state.WorldPolicy{AllowHosts: []string{"example.com"}}})
-	if !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), "a network policy or an upstream proxy is given at a world's making") {
+	_, err = worldapi.OpenWith(f.context(), ep, "plain", worldapi.OpenRequest{Policy: worldapi.Policy{AllowHosts: []string{"example.com"}}})
+	if !errors.Is(err, worldapi.ErrRefused) || !strings.Contains(err.Error(), "a network policy or an upstream proxy is given at a world's making") {
 		t.Fatalf("a policy for a world open without one: %v", err)
 	}
-	list, _ = state.ListWorlds(f.context(), ep)
+	list, _ = worldapi.List(f.context(), ep)
 	if len(list) != 2 || list[1].Name != "plain" || list[1].Policy != nil {
 		t.Fatalf("after the refusals: %+v", list)
 	}
@@ -73,7 +73,7 @@ func put(t *testing.T, url, body string) (int, string) {
 func TestGuardedWorldMadeAgainKeepsItsPolicy(t *testing.T) {
 	f := newFixture(t)
 	ep := f.inst.Proxy.Endpoint()
-	if _, err := state.OpenWorldWith(f.context(), ep, "g", state.WorldOpen{WorldPolicy: state.WorldPolicy{AllowHosts: []string{"example.com"}}}); err != nil {
+	if _, err := worldapi.OpenWith(f.context(), ep, "g", worldapi.OpenRequest{Policy: worldapi.Policy{AllowHosts: []string{"example.com"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.inst.Worlds.Close(f.context(), "g"); err != nil {
@@ -88,7 +88,7 @@ func TestGuardedWorldMadeAgainKeepsItsPolicy(t *testing.T) {
 	if err := f.inst.Worlds.Close(f.context(), "g"); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := state.OpenWorldWith(f.context(), ep, "g", state.WorldOpen{WorldPolicy: state.WorldPolicy{DenyHosts: []string{"ads.example"}}})
+	ws, err := worldapi.OpenWith(f.context(), ep, "g", worldapi.OpenRequest{Policy: worldapi.Policy{DenyHosts: []string{"ads.example"}}})
 	if err != nil || !ws.Created || ws.Policy == nil || len(ws.Policy.AllowHosts) != 0 || ws.Policy.DenyHosts[0] != "ads.example" {
 		t.Fatalf("made again with a policy of its own: %+v %v", ws, err)
 	}

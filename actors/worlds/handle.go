@@ -17,10 +17,8 @@ func (r *run) handle(m request) {
 	switch m := m.(type) {
 	case openWorld:
 		r.open(m)
-	case preparePage:
-		r.onPreparePage(m)
-	case beforeClose:
-		r.onBeforeClose(m)
+	case pageAsk:
+		r.onPageAsk(m)
 	case contextMade:
 		if w := r.entry(m.world); w != nil && r.current(w) && w.gen == m.gen {
 			w.made[m.context] = true

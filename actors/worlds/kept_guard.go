@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A guarded world's policy outlives it. A kept world (a named world whose
@@ -18,7 +18,7 @@ import (
 // for the actor's life (retired), and a policy given at its new making
 // replaces the one it had.
 
-// FixReplace is the way past state.ErrPolicyKept (the command line
+// FixReplace is the way past worldapi.ErrPolicyKept (the command line
 // attaches it again to the coordinator's refusal, which it gets as text).
 var FixReplace = remedy.Fix{Do: remedy.SetTo, Setting: remedy.Replace, Value: "true", Text: "to replace the kept one"}
 
@@ -70,7 +70,7 @@ func (r *run) keepChange(m makeGuarded, kept Network, found bool) error {
 			return nil
 		}
 		if !m.replace {
-			return remedy.With(fmt.Errorf("world %s: %w: %s; the kept one applies unless replace is given", m.name, state.ErrPolicyKept, diff), FixReplace)
+			return remedy.With(fmt.Errorf("world %s: %w: %s; the kept one applies unless replace is given", m.name, worldapi.ErrPolicyKept, diff), FixReplace)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
@@ -122,7 +122,7 @@ func (r *run) rehireGuard(w *world) error {
 
 // keptPolicy is the policy a closed kept world keeps, as the lists show
 // it; nil: none, or one that cannot be read (its making says why).
-func keptPolicy(p *state.WorldPolicy) *PolicyInfo {
+func keptPolicy(p *worldapi.Policy) *PolicyInfo {
 	if p == nil {
 		return nil
 	}

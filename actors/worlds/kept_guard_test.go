@@ -13,7 +13,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // newKeptFixture is a fixture whose named worlds are kept in the profiles
@@ -42,8 +42,8 @@ func TestKeptWorldKeepsItsPolicy(t *testing.T) {
 	up := actortest.StartSOCKS5Proxy(t, "agent", proxyPass)
 	f := newKeptFixture(t, dir)
 	ep := f.inst.Proxy.Endpoint()
-	given := state.WorldPolicy{AllowHosts: []string{"example.com"}, Proxy: up.URL("socks5"), AllowFiles: []string{files}}
-	ws, err := state.OpenWorldWith(f.context(), ep, "shop", state.WorldOpen{WorldPolicy: given})
+	given := worldapi.Policy{AllowHosts: []string{"example.com"}, Proxy: up.URL("socks5"), AllowFiles: []string{files}}
+	ws, err := worldapi.OpenWith(f.context(), ep, "shop", worldapi.OpenRequest{Policy: given})
 	if err != nil || !ws.Created || ws.Policy == nil || ws.Policy.AllowFiles[0] != files || ws.Policy.Proxy != "socks5://***@"+up.Addr() {
 		t.Fatalf("PUT with a policy: %+v %v", ws, err)
 	}
@@ -58,7 +58,7 @@ func TestKeptWorldKeepsItsPolicy(t *testing.T) {
 	if err := f.inst.Worlds.Close(f.context(), "shop"); err != nil {
 		t.Fatal(err)
 	}
-	ws, err = state.OpenWorld(f.context(), ep, "shop") // made again without a policy
+	ws, err = worldapi.Open(f.context(), ep, "shop") // made again without a policy
 	if err != nil || ws.Policy == nil || ws.Policy.AllowHosts[0] != "example.com" || ws.Policy.Proxy != "socks5://***@"+up.Addr() {
 		t.Fatalf("made again without a policy: %+v %v", ws, err)
 	}
@@ -66,7 +66,7 @@ func TestKeptWorldKeepsItsPolicy(t *testing.T) {
 	// The coordinator started again on the same profiles.
 	g := newKeptFixture(t, dir)
 	ep = g.inst.Proxy.Endpoint()
-	list, err := state.ListWorlds(g.context(), ep)
+	list, err := worldapi.List(g.context(), ep)
 	if err != nil || len(list) != 1 || list[0].Open || !list[0].Kept || list[0].Policy == nil || list[0].Policy.AllowFiles[0] != files ||
 		list[0].Policy.Proxy != "socks5://***@"+up.Addr() {
 		t.Fatalf("a closed kept world's list: %+v %v", list, err)
@@ -77,15 +77,15 @@ func TestKeptWorldKeepsItsPolicy(t *testing.T) {
 		t.Fatalf("made again after a restart: %+v %v", pol, err)
 	}
 
-	other := state.WorldPolicy{AllowHosts: []string{"example.org"}}
+	other := worldapi.Policy{AllowHosts: []string{"example.org"}}
 	for _, open := range []bool{true, false} {
 		if !open {
 			if err := g.inst.Worlds.Close(g.context(), "shop"); err != nil {
 				t.Fatal(err)
 			}
 		}
-		_, err = state.OpenWorldWith(g.context(), ep, "shop", state.WorldOpen{WorldPolicy: other})
-		if !errors.Is(err, state.ErrPolicyKept) || !strings.Contains(err.Error(), "409") || strings.Contains(err.Error(), proxyPass) {
+		_, err = worldapi.OpenWith(g.context(), ep, "shop", worldapi.OpenRequest{Policy: other})
+		if !errors.Is(err, worldapi.ErrPolicyKept) || !strings.Contains(err.Error(), "409") || strings.Contains(err.Error(), proxyPass) {
 			t.Fatalf("another policy (open %v): %v", open, err)
 		}
 		for _, says := range []string{"world shop: it keeps another network policy with its profile", "allow_hosts kept [example.com], given [example.org]",
@@ -94,30 +94,30 @@ func TestKeptWorldKeepsItsPolicy(t *testing.T) {
 				t.Errorf("another policy (open %v): %q does not say %q", open, err, says)
 			}
 		}
-		ws, err = state.OpenWorldWith(g.context(), ep, "shop", state.WorldOpen{WorldPolicy: given}) // the same again
+		ws, err = worldapi.OpenWith(g.context(), ep, "shop", worldapi.OpenRequest{Policy: given}) // the same again
 		if err != nil || ws.Created == open || ws.Policy == nil || ws.Policy.AllowHosts[0] != "example.com" {
 			t.Fatalf("the same policy again (open %v): %+v %v", open, ws, err)
 		}
 	}
-	ws, err = state.OpenWorldWith(g.context(), ep, "shop", state.WorldOpen{WorldPolicy: other, Replace: true})
+	ws, err = worldapi.OpenWith(g.context(), ep, "shop", worldapi.OpenRequest{Policy: other, Replace: true})
 	if err != nil || ws.Policy == nil || ws.Policy.AllowHosts[0] != "example.org" || ws.Policy.Proxy != "" || ws.Policy.AllowFiles != nil {
 		t.Fatalf("replaced: %+v %v", ws, err)
 	}
 	if data, _ := os.ReadFile(file); strings.Contains(string(data), proxyPass) || !strings.Contains(string(data), "example.org") {
 		t.Errorf("the kept policy after replace: %s", data)
 	}
-	code, body := put(t, ep+state.WorldsPath+"/shop", `{"replace": true}`)
+	code, body := put(t, ep+worldapi.Path+"/shop", `{"replace": true}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, "replace replaces a kept world's network policy with the one given") {
 		t.Errorf("replace alone: %d %s", code, body)
 	}
 
-	if _, err := state.ForgetWorld(g.context(), ep, "shop"); err != nil {
+	if _, err := worldapi.Forget(g.context(), ep, "shop"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("forgotten, its policy is still kept: %v", err)
 	}
-	if ws, err = state.OpenWorld(g.context(), ep, "shop"); err != nil || ws.Policy != nil {
+	if ws, err = worldapi.Open(g.context(), ep, "shop"); err != nil || ws.Policy != nil {
 		t.Fatalf("forgotten and opened again: %+v %v", ws, err)
 	}
 }
@@ -130,28 +130,28 @@ func TestUnguardedKeptWorldStaysUnguarded(t *testing.T) {
 	f := newKeptFixture(t, dir)
 	ep := f.inst.Proxy.Endpoint()
 	f.openWorld("plain")
-	_, err := state.OpenWorldWith(f.context(), ep, "plain", state.WorldOpen{WorldPolicy: state.WorldPolicy{DenyHosts: []string{"ads.example"}}})
-	if !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), `world "plain" is open without either`) {
+	_, err := worldapi.OpenWith(f.context(), ep, "plain", worldapi.OpenRequest{Policy: worldapi.Policy{DenyHosts: []string{"ads.example"}}})
+	if !errors.Is(err, worldapi.ErrRefused) || !strings.Contains(err.Error(), `world "plain" is open without either`) {
 		t.Fatalf("a policy for an open unguarded world: %v", err)
 	}
 	if err := f.inst.Worlds.Close(f.context(), "plain"); err != nil {
 		t.Fatal(err)
 	}
-	if ws, err := state.OpenWorld(f.context(), ep, "plain"); err != nil || ws.Policy != nil {
+	if ws, err := worldapi.Open(f.context(), ep, "plain"); err != nil || ws.Policy != nil {
 		t.Fatalf("made again: %+v %v", ws, err)
 	}
 	if err := f.inst.Worlds.Close(f.context(), "plain"); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := state.OpenWorldWith(f.context(), ep, "plain", state.WorldOpen{WorldPolicy: state.WorldPolicy{DenyHosts: []string{"ads.example"}}})
+	ws, err := worldapi.OpenWith(f.context(), ep, "plain", worldapi.OpenRequest{Policy: worldapi.Policy{DenyHosts: []string{"ads.example"}}})
 	if err != nil || !ws.Created || ws.Policy == nil || ws.Policy.DenyHosts[0] != "ads.example" {
 		t.Fatalf("a closed kept world without a policy given one: %+v %v", ws, err)
 	}
-	code, body := put(t, ep+state.WorldsPath+"/files", `{"allow_files": ["`+t.TempDir()+`"]}`)
+	code, body := put(t, ep+worldapi.Path+"/files", `{"allow_files": ["`+t.TempDir()+`"]}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, "allow_files needs allow_hosts, deny_hosts or proxy") {
 		t.Errorf("folders without a guard: %d %s", code, body)
 	}
-	code, body = put(t, ep+state.WorldsPath+"/files", `{"deny_hosts": ["a.example"], "allow_files": ["relative/none"]}`)
+	code, body = put(t, ep+worldapi.Path+"/files", `{"deny_hosts": ["a.example"], "allow_files": ["relative/none"]}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, "allow_files relative/none: ") || !strings.Contains(body, "does not exist; make the folder first") {
 		t.Errorf("a folder that does not exist: %d %s", code, body)
 	}
@@ -186,7 +186,7 @@ func TestKeptPolicyThatCannotBeReadMakesNoWorld(t *testing.T) {
 		cases["other"] = "the profile is not a file of yours: " + other
 	}
 	for name, says := range cases {
-		_, err := state.OpenWorld(f.context(), ep, name)
+		_, err := worldapi.Open(f.context(), ep, name)
 		if err == nil || !strings.Contains(err.Error(), "409") || !strings.Contains(err.Error(), says) || !strings.Contains(err.Error(), "so the world is not made") ||
 			strings.Contains(err.Error(), proxyPass) {
 			t.Errorf("world open %s: %v, want it to say %q", name, err, says)
@@ -196,11 +196,11 @@ func TestKeptPolicyThatCannotBeReadMakesNoWorld(t *testing.T) {
 			t.Errorf("the first use of %s: %d %s", name, code, body)
 		}
 	}
-	list, err := state.ListWorlds(f.context(), ep)
+	list, err := worldapi.List(f.context(), ep)
 	if err != nil || len(list) != 1 || list[0].Name != "bad" || list[0].Open || list[0].Policy != nil { // the others are not the user's files
 		t.Errorf("listed: %+v %v", list, err)
 	}
-	ws, err := state.OpenWorldWith(f.context(), ep, "bad", state.WorldOpen{WorldPolicy: state.WorldPolicy{DenyHosts: []string{"a.example"}}, Replace: true})
+	ws, err := worldapi.OpenWith(f.context(), ep, "bad", worldapi.OpenRequest{Policy: worldapi.Policy{DenyHosts: []string{"a.example"}}, Replace: true})
 	if err != nil || ws.Policy == nil || ws.Policy.DenyHosts[0] != "a.example" {
 		t.Errorf("replaced: %+v %v", ws, err)
 	}

@@ -10,11 +10,11 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A world's Network as the requests, the lists and the kept file carry it
-// (state.WorldPolicy), read and compared.
+// (worldapi.Policy), read and compared.
 
 // ErrBadPolicy refuses a world's network policy that cannot be read,
 // before anything is made.
@@ -29,7 +29,7 @@ var ErrFilesNeedGuard = errors.New("allow_files needs allow_hosts, deny_hosts or
 // errors name every pattern and folder it cannot read, and a proxy's URL
 // never (it may hold a password). Folders must be absolute and clean:
 // the edges resolve them first (Folders).
-func NetworkOf(p state.WorldPolicy) (Network, error) {
+func NetworkOf(p worldapi.Policy) (Network, error) {
 	var n Network
 	var errs []error
 	if p.Guarded() {
@@ -95,8 +95,8 @@ func Folders(what string, given []string) ([]string, error) {
 
 // kept is the network as its kept file holds it: the proxy with its
 // credentials (the file is private), the folders.
-func (n Network) kept() state.WorldPolicy {
-	return state.WorldPolicy{AllowHosts: n.Policy.AllowHosts(), DenyHosts: n.Policy.DenyHosts(),
+func (n Network) kept() worldapi.Policy {
+	return worldapi.Policy{AllowHosts: n.Policy.AllowHosts(), DenyHosts: n.Policy.DenyHosts(),
 		Proxy: n.Upstream.WithCredentials(), AllowFiles: slices.Clone(n.Files)}
 }
 

@@ -16,14 +16,14 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // openWorld asks the endpoint for the world called name, as wrap and
 // cdpvisor world do.
-func (f *fixture) openWorld(name string) state.WorldStatus {
+func (f *fixture) openWorld(name string) worldapi.Status {
 	f.t.Helper()
-	ws, err := state.OpenWorld(f.context(), f.inst.Proxy.Endpoint(), name)
+	ws, err := worldapi.Open(f.context(), f.inst.Proxy.Endpoint(), name)
 	if err != nil {
 		f.t.Fatalf("open world %s: %v", name, err)
 	}
@@ -31,7 +31,7 @@ func (f *fixture) openWorld(name string) state.WorldStatus {
 }
 
 // portJSON fetches a /json answer of a world's port.
-func (f *fixture) portJSON(ws state.WorldStatus, method, path string, v any) int {
+func (f *fixture) portJSON(ws worldapi.Status, method, path string, v any) int {
 	f.t.Helper()
 	code, body, _ := actortest.HTTPDo(f.t, method, ws.Endpoint+path, "")
 	if v != nil && code == http.StatusOK {
@@ -105,7 +105,7 @@ func TestWorldPortServesTheWorld(t *testing.T) {
 	if m := page.Call(1, "Runtime.evaluate", `{"expression":"3+3"}`, ""); !strings.Contains(string(m.Result), `"value":6`) {
 		t.Errorf("world a's page socket on its port: %s", m.Raw)
 	}
-	if code := f.portJSON(a, http.MethodGet, state.WorldsPath, nil); code == http.StatusOK {
+	if code := f.portJSON(a, http.MethodGet, worldapi.Path, nil); code == http.StatusOK {
 		t.Errorf("a world's port answers the world requests: a world's client would control the others")
 	}
 }
@@ -135,12 +135,12 @@ func TestWorldPortLivesWithItsWorld(t *testing.T) {
 	a := f.openWorld("a")
 	cl := actortest.DialCDP(t, a.WS)
 	f.newPage(cl)
-	var list []state.WorldStatus
-	f.getJSON(http.MethodGet, state.WorldsPath, &list)
+	var list []worldapi.Status
+	f.getJSON(http.MethodGet, worldapi.Path, &list)
 	if len(list) != 1 || list[0].Name != "a" || list[0].Port != a.Port || list[0].Clients != 1 || list[0].Pages != 1 {
-		t.Fatalf("GET %s: %+v", state.WorldsPath, list)
+		t.Fatalf("GET %s: %+v", worldapi.Path, list)
 	}
-	had, err := state.CloseWorld(f.context(), f.inst.Proxy.Endpoint(), "a")
+	had, err := worldapi.Close(f.context(), f.inst.Proxy.Endpoint(), "a")
 	if err != nil || had.Name != "a" || had.Clients != 1 {
 		t.Fatalf("close world a: %+v %v", had, err)
 	}
@@ -153,7 +153,7 @@ func TestWorldPortLivesWithItsWorld(t *testing.T) {
 	if again := f.openWorld("a"); !again.Created || again.Port != a.Port {
 		t.Fatalf("world a made again: %+v, want its port %d back", again, a.Port)
 	}
-	if _, err := state.CloseWorld(f.context(), f.inst.Proxy.Endpoint(), "a"); err != nil {
+	if _, err := worldapi.Close(f.context(), f.inst.Proxy.Endpoint(), "a"); err != nil {
 		t.Fatal(err)
 	}
 	taken, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", a.Port))
@@ -164,10 +164,10 @@ func TestWorldPortLivesWithItsWorld(t *testing.T) {
 	if third := f.openWorld("a"); third.Port == a.Port || third.Port == 0 {
 		t.Fatalf("world a made again while its port is another's: %+v", third)
 	}
-	if _, err := state.CloseWorld(f.context(), f.inst.Proxy.Endpoint(), "nobody"); !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), "404") {
+	if _, err := worldapi.Close(f.context(), f.inst.Proxy.Endpoint(), "nobody"); !errors.Is(err, worldapi.ErrRefused) || !strings.Contains(err.Error(), "404") {
 		t.Errorf("closing an unknown world: %v, want refused 404", err)
 	}
-	if _, err := state.OpenWorld(f.context(), f.inst.Proxy.Endpoint(), "a%20b"); !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), "letter") {
+	if _, err := worldapi.Open(f.context(), f.inst.Proxy.Endpoint(), "a%20b"); !errors.Is(err, worldapi.ErrRefused) || !strings.Contains(err.Error(), "letter") {
 		t.Errorf("opening a bad name: %v, want refused with the rule", err)
 	}
 }
@@ -176,7 +176,7 @@ func TestWorldPortLivesWithItsWorld(t *testing.T) {
 func TestWorldFirstUsedByPathGetsItsPort(t *testing.T) {
 	f := newFixture(t)
 	f.newPage(f.world("p"))
-	list, err := state.ListWorlds(f.context(), f.inst.Proxy.Endpoint())
+	list, err := worldapi.List(f.context(), f.inst.Proxy.Endpoint())
 	if err != nil || len(list) != 1 || list[0].Port == 0 {
 		t.Fatalf("worlds: %+v %v", list, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 const proxyPass = "s3cret-upstream-pass"
@@ -22,11 +22,11 @@ func TestWorldRequestsCarryAProxy(t *testing.T) {
 	f := newFixture(t)
 	ep := f.inst.Proxy.Endpoint()
 	up := actortest.StartHTTPProxy(t, "agent", proxyPass)
-	ws, err := state.OpenWorldWith(f.context(), ep, "via", state.WorldOpen{WorldPolicy: state.WorldPolicy{Proxy: up.URL("http")}})
+	ws, err := worldapi.OpenWith(f.context(), ep, "via", worldapi.OpenRequest{Policy: worldapi.Policy{Proxy: up.URL("http")}})
 	if err != nil || !ws.Created || ws.Policy == nil || ws.Policy.Proxy != "http://***@"+up.Addr() || ws.Policy.Guarded() {
 		t.Fatalf("PUT with a proxy: %+v %v", ws, err)
 	}
-	code, body := get(t, ep+state.WorldsPath)
+	code, body := get(t, ep+worldapi.Path)
 	if code != http.StatusOK || !strings.Contains(body, `"proxy": "http://***@`+up.Addr()+`"`) || strings.Contains(body, proxyPass) || strings.Contains(body, "agent") {
 		t.Fatalf("GET: %d %s", code, body)
 	}
@@ -34,7 +34,7 @@ func TestWorldRequestsCarryAProxy(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	gone := ln.Addr().String()
 	_ = ln.Close()
-	code, body = put(t, ep+state.WorldsPath+"/unreachable", `{"proxy": "socks5://agent:`+proxyPass+`@`+gone+`", "allow_hosts": ["example.com"]}`)
+	code, body = put(t, ep+worldapi.Path+"/unreachable", `{"proxy": "socks5://agent:`+proxyPass+`@`+gone+`", "allow_hosts": ["example.com"]}`)
 	if code != http.StatusBadGateway || !strings.Contains(body, "the upstream proxy cannot be reached: socks5://***@"+gone) || strings.Contains(body, proxyPass) {
 		t.Fatalf("an unreachable proxy: %d %s", code, body)
 	}
@@ -43,17 +43,17 @@ func TestWorldRequestsCarryAProxy(t *testing.T) {
 		`{"proxy": "agent:` + proxyPass + `@127.0.0.1"}`:           "has no scheme",
 		`{"proxy": "http://127.0.0.1"}`:                            "has no port",
 	} {
-		code, body = put(t, ep+state.WorldsPath+"/bad", in)
+		code, body = put(t, ep+worldapi.Path+"/bad", in)
 		if code != http.StatusBadRequest || !strings.Contains(body, "proxy: not an upstream proxy URL: ") || !strings.Contains(body, says) || strings.Contains(body, proxyPass) {
 			t.Fatalf("%s: %d %s", in, code, body)
 		}
 	}
-	list, err := state.ListWorlds(f.context(), ep)
+	list, err := worldapi.List(f.context(), ep)
 	if err != nil || len(list) != 1 || list[0].Name != "via" {
 		t.Fatalf("after the refusals, a half-made world: %+v %v", list, err)
 	}
-	_, err = state.OpenWorldWith(f.context(), ep, "unreachable", state.WorldOpen{WorldPolicy: state.WorldPolicy{Proxy: "http://" + gone}})
-	if !errors.Is(err, state.ErrWorldRefused) || !strings.Contains(err.Error(), "502") {
+	_, err = worldapi.OpenWith(f.context(), ep, "unreachable", worldapi.OpenRequest{Policy: worldapi.Policy{Proxy: "http://" + gone}})
+	if !errors.Is(err, worldapi.ErrRefused) || !strings.Contains(err.Error(), "502") {
 		t.Fatalf("the client's error: %v", err)
 	}
 }
@@ -77,7 +77,7 @@ func TestProxyWorldMadeAgainKeepsItsProxy(t *testing.T) {
 	f := newFixture(t)
 	ep := f.inst.Proxy.Endpoint()
 	up := actortest.StartSOCKS5Proxy(t, "", "")
-	if _, err := state.OpenWorldWith(f.context(), ep, "p", state.WorldOpen{WorldPolicy: state.WorldPolicy{Proxy: up.URL("socks5")}}); err != nil {
+	if _, err := worldapi.OpenWith(f.context(), ep, "p", worldapi.OpenRequest{Policy: worldapi.Policy{Proxy: up.URL("socks5")}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.inst.Worlds.Close(f.context(), "p"); err != nil {
@@ -89,7 +89,7 @@ func TestProxyWorldMadeAgainKeepsItsProxy(t *testing.T) {
 	if err != nil || info == nil || info.Proxy != "socks5://"+up.Addr() || len(info.AllowHosts) != 0 {
 		t.Fatalf("made again: %+v %v", info, err)
 	}
-	ws, err := state.OpenWorldWith(f.context(), ep, "p", state.WorldOpen{WorldPolicy: state.WorldPolicy{AllowHosts: []string{"example.com"}}})
+	ws, err := worldapi.OpenWith(f.context(), ep, "p", worldapi.OpenRequest{Policy: worldapi.Policy{AllowHosts: []string{"example.com"}}})
 	if err != nil || ws.Created || ws.Policy == nil || ws.Policy.Proxy != "" || ws.Policy.AllowHosts[0] != "example.com" {
 		t.Fatalf("given a policy alone: %+v %v", ws, err)
 	}

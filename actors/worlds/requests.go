@@ -18,8 +18,7 @@ func (listWorlds) isWorldsRequest()      {}
 func (closeWorld) isWorldsRequest()      {}
 
 // storage_seed.go, storage_live.go
-func (preparePage) isWorldsRequest() {}
-func (beforeClose) isWorldsRequest() {}
+func (pageAsk) isWorldsRequest() {}
 
 // news.go: handleFollowing
 func (follow) isWorldsRequest()    {}

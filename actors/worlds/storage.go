@@ -8,8 +8,8 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A world's storage: its cookies and each origin's localStorage, read
@@ -23,8 +23,8 @@ import (
 type Profiles interface {
 	Load(ctx context.Context, name string) (storagestate.State, bool, error)
 	Save(ctx context.Context, name string, st storagestate.State) error
-	LoadPolicy(ctx context.Context, name string) (state.WorldPolicy, bool, error)
-	SavePolicy(ctx context.Context, name string, p state.WorldPolicy) error
+	LoadPolicy(ctx context.Context, name string) (worldapi.Policy, bool, error)
+	SavePolicy(ctx context.Context, name string, p worldapi.Policy) error
 	Forget(ctx context.Context, name string) (bool, error)
 	List(ctx context.Context) ([]profiles.Kept, error)
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
@@ -82,26 +81,10 @@ func withOrigin(st storagestate.State, origin string, items map[string]string) s
 // shows, before its client closes it, answering once it is the world's
 // (or prepareTimeout passed). The relay asks it for Target.closeTarget.
 func (w *World) BeforeClose(ctx context.Context, gen int, target string) {
-	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
-	defer cancel()
-	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) request {
-		return beforeClose{world: w, gen: gen, target: target, reply: r}
-	})
+	w.askAboutPage(ctx, pageAsk{gen: gen, target: target, closing: true})
 }
 
-type beforeClose struct {
-	world  *World
-	gen    int
-	target string
-	reply  chan struct{}
-}
-
-func (r *run) onBeforeClose(m beforeClose) {
-	w := r.entry(m.world)
-	if w == nil || !r.current(w) || w.gen != m.gen {
-		m.reply <- struct{}{}
-		return
-	}
+func (r *run) onBeforeClose(w *world, m pageAsk) {
 	context := w.context
 	r.call("Target.getTargetInfo", map[string]string{"targetId": m.target}, func(a answer) {
 		var res struct {

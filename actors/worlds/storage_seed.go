@@ -42,27 +42,44 @@ const prepareTimeout = 1500 * time.Millisecond
 // the page carries them. The relay asks it before it tells its client of
 // a page the client made: two or four round trips of the browser's.
 func (w *World) PreparePage(ctx context.Context, gen int, target string) {
+	w.askAboutPage(ctx, pageAsk{gen: gen, target: target})
+}
+
+// pageAsk is a relay's ask about one page of a world in browser
+// generation gen: get it ready (PreparePage), or read what it keeps before
+// it closes (BeforeClose). Either is answered when done, or the asker
+// stops waiting after prepareTimeout: its client waits no longer.
+type pageAsk struct {
+	world   *World
+	gen     int
+	target  string
+	closing bool
+	reply   chan struct{}
+}
+
+func (w *World) askAboutPage(ctx context.Context, q pageAsk) {
 	ctx, cancel := context.WithTimeout(ctx, prepareTimeout)
 	defer cancel()
-	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) request {
-		return preparePage{world: w, gen: gen, target: target, reply: r}
-	})
+	q.world = w
+	_, _ = actor.Ask(ctx, w.a.mailbox, func(r chan struct{}) request { q.reply = r; return q })
 }
 
-type preparePage struct {
-	world  *World
-	gen    int
-	target string
-	reply  chan struct{}
-}
-
-func (r *run) onPreparePage(m preparePage) {
+// onPageAsk answers at once for a page of a world that is gone or moved to
+// another browser: there is nothing of it to prepare or read.
+func (r *run) onPageAsk(m pageAsk) {
 	w := r.entry(m.world)
-	if w == nil || !r.current(w) || w.gen != m.gen {
+	switch {
+	case w == nil || !r.current(w) || w.gen != m.gen:
 		m.reply <- struct{}{}
-		return
+	case m.closing:
+		r.onBeforeClose(w, m)
+	default:
+		r.onPreparePage(w, m)
 	}
-	if w.store.waitsForRestore(func() { r.onPreparePage(m) }) {
+}
+
+func (r *run) onPreparePage(w *world, m pageAsk) {
+	if w.store.waitsForRestore(func() { r.onPageAsk(m) }) {
 		return // its navigation must find the world's cookies
 	}
 	r.prepare(w, m.target, func() { m.reply <- struct{}{} })

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Issue 35, "Logins that last": worlds keep their sign-ins, exchange them
@@ -143,12 +143,12 @@ func TestWorldKeepsItsSignInAcrossCoordinators(t *testing.T) {
 	private(t, filepath.Dir(profile), profile)
 	// list says shop is kept, its size and when it was last saved.
 	out, stderr, code := runCLI(t, nil, "world", "list", "--json", "--state-dir", dir)
-	var list []state.WorldStatus
+	var list []worldapi.Status
 	info, _ := os.Stat(profile)
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
 		t.Fatalf("world list --json: exit %d %v %q %q", code, err, out, stderr)
 	}
-	i := slices.IndexFunc(list, func(w state.WorldStatus) bool { return w.Name == "shop" })
+	i := slices.IndexFunc(list, func(w worldapi.Status) bool { return w.Name == "shop" })
 	if i < 0 || !list[i].Kept || list[i].SavedAt == nil || info == nil || list[i].SavedBytes != info.Size() {
 		t.Errorf("world list --json: %s, want shop kept, saved, of its file's size (%v)", out, info)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 )
 
 // version and commit are set at build time with
@@ -152,10 +153,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != errHelp {
-			fmt.Fprintln(stderr, "cdpvisor:", remedy.Explain(ee.err, cliWords{}))
+			fmt.Fprintln(stderr, "cdpvisor:", remedy.Explain(ee.err, remedywords.CommandLine))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "cdpvisor:", remedy.Explain(err, cliWords{}))
+	fmt.Fprintln(stderr, "cdpvisor:", remedy.Explain(err, remedywords.CommandLine))
 	return 1
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
-	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 )
 
 // Every typed remedy, from the errors the actors make: the command line
@@ -97,14 +97,14 @@ func TestEveryRemedyNamesAFlagOnTheCommandLineAndAnArgumentInMCP(t *testing.T) {
 			if len(remedy.Fixes(c.err)) == 0 {
 				t.Fatalf("%v: no fixes", c.err)
 			}
-			if got := remedy.Explain(c.err, cliWords{}); !strings.Contains(got, "; "+c.cli) && !strings.Contains(got, ", or "+c.cli) {
+			if got := remedy.Explain(c.err, remedywords.CommandLine); !strings.Contains(got, "; "+c.cli) && !strings.Contains(got, ", or "+c.cli) {
 				t.Errorf("command line: %q\nwant it to say %q", got, c.cli)
 			}
-			if got := remedy.Explain(c.err, mcptools.Words); !strings.Contains(got, "; "+c.mcp) && !strings.Contains(got, ", or "+c.mcp) {
+			if got := remedy.Explain(c.err, remedywords.MCP); !strings.Contains(got, "; "+c.mcp) && !strings.Contains(got, ", or "+c.mcp) {
 				t.Errorf("MCP: %q\nwant it to say %q", got, c.mcp)
 			}
 			// The browser switch a model passes in args may be named; a flag may not.
-			if said := strings.ReplaceAll(remedy.Said(c.err, mcptools.Words), `"--no-sandbox"`, ""); strings.Contains(said, "--") {
+			if said := strings.ReplaceAll(remedy.Said(c.err, remedywords.MCP), `"--no-sandbox"`, ""); strings.Contains(said, "--") {
 				t.Errorf("MCP names a flag: %q", said)
 			}
 		})

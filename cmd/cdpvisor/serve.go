@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 )
 
 // supervisorFlags are the flags `serve` (and later `mcp`) share.
@@ -126,9 +127,9 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		HangTimeout:  f.hangTimeout,
 		IdleStop:     f.idleStop,
 		NoJournal:    !f.journal,
-		Profiles:     f.debugPprof,
+		DebugPprof:   f.debugPprof,
 		DownloadDir:  downloadDir,
-		Words:        cliWords{},
+		Words:        remedywords.CommandLine,
 		Log:          log,
 	}, nil
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // worldOpen runs `cdpvisor world open NAME` and answers the endpoint it
@@ -50,7 +50,7 @@ func TestWorldOpenListClose(t *testing.T) {
 		t.Errorf("world list: exit %d\n%s", code, out)
 	}
 	out, _, code = runCLI(t, nil, "world", "--state-dir", dir, "list", "--json")
-	var list []state.WorldStatus
+	var list []worldapi.Status
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 1 || list[0].Endpoint != alice || list[0].PathEndpoint != s.endpoint+"/context/alice" {
 		t.Errorf("world list --json: exit %d %v\n%s", code, err, out)
 	}

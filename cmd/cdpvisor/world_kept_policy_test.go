@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A kept world's policy outlives its coordinator: `world open shop
@@ -110,10 +110,10 @@ func keptClient(t *testing.T, endpoint string, urls ...string) []string {
 }
 
 // keptWorld is world shop as `world list --json` shows it.
-func keptWorld(t *testing.T, dir string) state.WorldStatus {
+func keptWorld(t *testing.T, dir string) worldapi.Status {
 	t.Helper()
 	out, stderr, code := runCLI(t, nil, "world", "list", "--json", "--state-dir", dir)
-	var list []state.WorldStatus
+	var list []worldapi.Status
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
 		t.Fatalf("world list --json: exit %d %v %q", code, err, stderr)
 	}
@@ -123,10 +123,10 @@ func keptWorld(t *testing.T, dir string) state.WorldStatus {
 		}
 	}
 	t.Fatalf("world list --json has no world shop: %s", out)
-	return state.WorldStatus{}
+	return worldapi.Status{}
 }
 
 // guardedBy says p allows host alone and files' folder.
-func guardedBy(p *state.WorldPolicy, host, files string) bool {
+func guardedBy(p *worldapi.Policy, host, files string) bool {
 	return p != nil && len(p.AllowHosts) == 1 && p.AllowHosts[0] == host && len(p.AllowFiles) == 1 && p.AllowFiles[0] == files
 }

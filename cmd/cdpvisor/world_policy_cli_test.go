@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // `cdpvisor world open NAME --allow-host P --deny-host P` makes the world
@@ -32,7 +32,7 @@ func TestWorldPolicyFromTheCommandLine(t *testing.T) {
 	}
 	out, stderr, code = runWrapCLI(t, "--state-dir", dir, "--isolate=agent", "--deny-host", "169.254.169.254", "--",
 		"sh", "-c", `"$0" world list --json --state-dir "$1"`, binary, dir)
-	var list []state.WorldStatus
+	var list []worldapi.Status
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 2 || list[0].Name != "agent" ||
 		list[0].Policy == nil || list[0].Policy.DenyHosts[0] != "169.254.169.254" || list[1].Policy == nil {
 		t.Fatalf("wrap --isolate=agent --deny-host: exit %d %v, stdout %q, stderr %q", code, err, out, stderr)

@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // The proxy's credentials: neither may appear in a log line or a list.
@@ -85,7 +85,7 @@ func TestWorldProxyFromTheCommandLine(t *testing.T) {
 	}
 	// The named world outlives the child, with its proxy.
 	js, _, _ := runCLI(t, nil, "world", "list", "--json", "--state-dir", dir)
-	var list []state.WorldStatus
+	var list []worldapi.Status
 	if err := json.Unmarshal([]byte(js), &list); err != nil {
 		t.Fatalf("world list --json: %v %s", err, js)
 	}

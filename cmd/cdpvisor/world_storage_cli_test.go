@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // signedInState is a storage state with one sign-in: a cookie and a token
@@ -105,7 +105,7 @@ func TestWorldStorageFromTheCommandLine(t *testing.T) {
 		t.Errorf("world list: exit %d\n%s", code, out)
 	}
 	out, _, code = runCLI(t, nil, "world", "list", "--json", "--state-dir", dir)
-	var list []state.WorldStatus
+	var list []worldapi.Status
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 1 || !list[0].Kept || !list[0].Open {
 		t.Errorf("world list --json: exit %d %v\n%s", code, err, out)
 	}

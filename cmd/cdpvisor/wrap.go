@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wrapenv"
 )
@@ -70,7 +71,7 @@ func runWrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 		code = ee.code
 		err = ee.err
 	}
-	fmt.Fprintln(stderr, "cdpvisor wrap:", remedy.Explain(err, cliWords{})) // its fixes said as flags
+	fmt.Fprintln(stderr, "cdpvisor wrap:", remedy.Explain(err, remedywords.CommandLine)) // its fixes said as flags
 	return silentExit(code)
 }
 

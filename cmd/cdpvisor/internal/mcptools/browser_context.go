@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // contextArgs are browser_context's arguments.
@@ -21,12 +21,12 @@ type contextArgs struct {
 	Name     *string `json:"name"`
 	Instance any     `json:"instance"`
 	Forget   *bool   `json:"forget"` // close
-	// The seed of open (import: StorageState alone); see state.WorldSeed.
+	// The seed of open (import: StorageState alone); see worldapi.Seed.
 	StorageState    json.RawMessage `json:"storage_state"`
 	FromUserBrowser []string        `json:"from_user_browser"`
 	FromWorld       *string         `json:"from_world"`
 	Origins         []string        `json:"origins"`
-	// The network policy of open; see state.WorldPolicy.
+	// The network policy of open; see worldapi.Policy.
 	AllowHosts []string `json:"allow_hosts"`
 	DenyHosts  []string `json:"deny_hosts"`
 	Proxy      *string  `json:"proxy"`
@@ -39,8 +39,8 @@ type contextArgs struct {
 // worldsAnswer is browser_context list's structured answer. Fields in the
 // order of their JSON names.
 type worldsAnswer struct {
-	Instance string              `json:"instance"`
-	Worlds   []state.WorldStatus `json:"worlds"`
+	Instance string            `json:"instance"`
+	Worlds   []worldapi.Status `json:"worlds"`
 }
 
 // nameWant is what a world's name wants, in words.
@@ -175,7 +175,7 @@ func (a contextArgs) fitAction() error {
 }
 
 // listWorlds is browser_context list.
-func listWorlds(id, endpoint string, list []state.WorldStatus) (*mcp.CallToolResult, error) {
+func listWorlds(id, endpoint string, list []worldapi.Status) (*mcp.CallToolResult, error) {
 	var b strings.Builder
 	if len(list) == 0 {
 		fmt.Fprintf(&b, "instance %s has no worlds open or kept; open one (action open), or point a client at %s%sNAME\n", id, endpoint, worldPrefix)
@@ -192,10 +192,10 @@ func listWorlds(id, endpoint string, list []state.WorldStatus) (*mcp.CallToolRes
 // answer: the world with its endpoints, and what a seed gave it. Fields in
 // the order of their JSON names.
 type worldOpenedAnswer struct {
-	Created  bool               `json:"created"`
-	Instance string             `json:"instance"`
-	Seeded   *state.WorldSeeded `json:"seeded,omitempty"`
-	World    state.WorldStatus  `json:"world"`
+	Created  bool             `json:"created"`
+	Instance string           `json:"instance"`
+	Seeded   *worldapi.Seeded `json:"seeded,omitempty"`
+	World    worldapi.Status  `json:"world"`
 }
 
 // openWorld is browser_context open: the world called name (a fresh one
@@ -216,7 +216,7 @@ func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (
 	if err != nil {
 		return policyError(tool, err)
 	}
-	var ws state.WorldStatus
+	var ws worldapi.Status
 	if req.Empty() {
 		ws, err = d.c.OpenWorld(ctx, id, n)
 	} else {
@@ -230,7 +230,7 @@ func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (
 }
 
 // worldOpened answers the world open or import made, found or seeded.
-func worldOpened(id, name string, ws state.WorldStatus) (*mcp.CallToolResult, error) {
+func worldOpened(id, name string, ws worldapi.Status) (*mcp.CallToolResult, error) {
 	created, seeded := ws.Created, ws.Seeded
 	ws.Created, ws.Seeded = false, nil // said once, beside the world
 	how := "opened"
@@ -265,11 +265,11 @@ type worldClosedAnswer struct {
 // closeWorld is browser_context close: the world's clients are
 // disconnected, its pages closed, and its name freed; with forget, what it
 // keeps is deleted too.
-func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool, list []state.WorldStatus) (*mcp.CallToolResult, error) {
+func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool, list []worldapi.Status) (*mcp.CallToolResult, error) {
 	if err := worlds.CheckName(name); err != nil {
 		return toolError(tool, err)
 	}
-	var had state.WorldStatus
+	var had worldapi.Status
 	for _, w := range list {
 		if w.Name == name {
 			had = w
@@ -299,7 +299,7 @@ func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool,
 }
 
 // knownWorlds names the worlds, open and kept, for an error.
-func knownWorlds(list []state.WorldStatus) string {
+func knownWorlds(list []worldapi.Status) string {
 	var open, kept []string
 	for _, w := range list {
 		if w.Open || !w.Kept { // a world is listed open or kept

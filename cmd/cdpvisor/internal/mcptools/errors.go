@@ -8,13 +8,14 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 )
 
 // toolError is an error the model should read and act on, prefixed with
 // the tool (and the action, "browser_instance new"): the edge of MCP, where
-// an error's fixes are said as tool arguments (mcpWords), never as flags.
+// an error's fixes are said as tool arguments (remedywords.MCP), never as flags.
 func toolError(tool string, err error) (*mcp.CallToolResult, error) {
-	return mcp.NewToolResultError(tool + ": " + remedy.Explain(err, mcpWords{})), nil
+	return mcp.NewToolResultError(tool + ": " + remedy.Explain(err, remedywords.MCP)), nil
 }
 
 func toolErrorf(tool, format string, a ...any) (*mcp.CallToolResult, error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // coordinatorStatus is coordinator_status: the coordinator and every
@@ -47,12 +48,24 @@ func coordinatorStatus(d deps) server.ServerTool {
 	})
 }
 
+// statusAnswer is coordinator_status's structured answer: the coordinator
+// as `cdpvisor status --json` shows it, each instance with its worlds.
+type statusAnswer = state.CoordinatorStatusOf[instanceWorldsStatus]
+
+// instanceWorldsStatus is an instance as `cdpvisor status --json` shows
+// it, and its open worlds (absent when it has none).
+type instanceWorldsStatus struct {
+	state.InstanceStatus
+	Worlds []worldapi.Status `json:"worlds,omitempty"`
+}
+
 // statusOf is this coordinator as `cdpvisor status --json` shows it
-// (state.CoordinatorStatus), from the coordinator itself.
-func (d deps) statusOf(st []actors.InstanceStatus) state.CoordinatorStatus {
-	cs := state.CoordinatorStatus{
+// (state.CoordinatorStatus), from the coordinator itself; its instances'
+// worlds not yet asked for.
+func (d deps) statusOf(st []actors.InstanceStatus) statusAnswer {
+	cs := statusAnswer{
 		PID: os.Getpid(), PPID: os.Getppid(), StartedAt: d.started, Version: d.version,
-		StateFile: d.c.StatePath(), Live: true, Instances: make([]state.InstanceStatus, 0, len(st)), LiveView: d.c.LiveView(),
+		StateFile: d.c.StatePath(), Live: true, Instances: make([]instanceWorldsStatus, 0, len(st)), LiveView: d.c.LiveView(),
 	}
 	// The coordinator keeps its start time, parent and version in its
 	// state file; status --json reads them there too.
@@ -60,7 +73,7 @@ func (d deps) statusOf(st []actors.InstanceStatus) state.CoordinatorStatus {
 		cs.PPID, cs.StartedAt, cs.Version = f.PPID, f.StartedAt, f.Version
 	}
 	for _, is := range st {
-		cs.Instances = append(cs.Instances, instanceStatus(is))
+		cs.Instances = append(cs.Instances, instanceWorldsStatus{InstanceStatus: instanceStatus(is)})
 	}
 	return cs
 }

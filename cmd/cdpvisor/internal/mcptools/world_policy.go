@@ -10,8 +10,8 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // policyParams are browser_context open's network policy: its hosts, its
@@ -42,7 +42,7 @@ var policyParams = []param{
 // anything else: its first context is made with its guard. made says the
 // world was new; nothing without either.
 func guardWorld(ctx context.Context, d deps, id, name string, a contextArgs) (bool, error) {
-	policy := state.WorldPolicy{AllowHosts: a.AllowHosts, DenyHosts: a.DenyHosts, AllowFiles: a.AllowFiles}
+	policy := worldapi.Policy{AllowHosts: a.AllowHosts, DenyHosts: a.DenyHosts, AllowFiles: a.AllowFiles}
 	if a.Proxy != nil {
 		if policy.Proxy = strings.TrimSpace(*a.Proxy); policy.Proxy == "" {
 			return false, fmt.Errorf("%w: proxy is empty; want %s", proxy.ErrBadPolicy, guard.UpstreamForms)
@@ -64,14 +64,14 @@ func guardWorld(ctx context.Context, d deps, id, name string, a contextArgs) (bo
 // policyError words a refused policy: nothing was made or changed.
 func policyError(tool string, err error) (*mcp.CallToolResult, error) {
 	if errors.Is(err, proxy.ErrBadPolicy) || errors.Is(err, worlds.ErrPolicyNeedsNewWorld) || errors.Is(err, guard.ErrUpstreamUnreachable) ||
-		errors.Is(err, state.ErrPolicyKept) {
+		errors.Is(err, worldapi.ErrPolicyKept) {
 		err = fmt.Errorf("%w; nothing was made or changed", err)
 	}
 	return toolError(tool, err)
 }
 
 // policyNote says a world's network policy in a list's line.
-func policyNote(p *state.WorldPolicy) string {
+func policyNote(p *worldapi.Policy) string {
 	if p == nil {
 		return ""
 	}

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // instanceWorlds are an instance's open worlds as coordinator_status and
 // browser_context list show them; none for a Firefox instance, whose
 // endpoint serves WebDriver BiDi (a world is a browser context over CDP).
-func instanceWorlds(ctx context.Context, d deps, id, protocol string) ([]state.WorldStatus, error) {
+func instanceWorlds(ctx context.Context, d deps, id, protocol string) ([]worldapi.Status, error) {
 	if protocol == string(launch.ProtocolBiDi) {
 		return nil, nil
 	}
@@ -20,7 +20,7 @@ func instanceWorlds(ctx context.Context, d deps, id, protocol string) ([]state.W
 }
 
 // worldLine is a world in a line of text, under its instance's.
-func worldLine(w state.WorldStatus) string {
+func worldLine(w worldapi.Status) string {
 	kept := ""
 	switch {
 	case w.Kept && w.SavedAt != nil:

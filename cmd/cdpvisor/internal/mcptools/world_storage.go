@@ -11,9 +11,9 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // A world's storage through browser_context: open's seed, export and
@@ -22,12 +22,12 @@ import (
 
 // seedRequest is open's seed from its arguments; storage_state may be an
 // object or a string of its JSON.
-func seedRequest(a contextArgs) (state.WorldSeed, error) {
+func seedRequest(a contextArgs) (worldapi.Seed, error) {
 	raw, err := storageStateArg(a.StorageState)
 	if err != nil {
-		return state.WorldSeed{}, err
+		return worldapi.Seed{}, err
 	}
-	req := state.WorldSeed{StorageState: raw, FromUserBrowser: a.FromUserBrowser, Origins: a.Origins}
+	req := worldapi.Seed{StorageState: raw, FromUserBrowser: a.FromUserBrowser, Origins: a.Origins}
 	if a.FromWorld != nil {
 		req.FromWorld = *a.FromWorld
 	}
@@ -67,10 +67,10 @@ func jsonKindOf(raw json.RawMessage) string {
 
 // seedWorld checks the seed and gives it to the world called name, made
 // if it is not open.
-func seedWorld(ctx context.Context, d deps, id, name string, req state.WorldSeed) (state.WorldStatus, error) {
+func seedWorld(ctx context.Context, d deps, id, name string, req worldapi.Seed) (worldapi.Status, error) {
 	seed, err := proxy.SeedOf(name, req)
 	if err != nil {
-		return state.WorldStatus{}, err
+		return worldapi.Status{}, err
 	}
 	return d.c.SeedWorld(ctx, id, name, seed)
 }
@@ -106,7 +106,7 @@ func importWorld(ctx context.Context, d deps, tool, id, name string, raw json.Ra
 	if err != nil {
 		return seedError(tool, err)
 	}
-	ws, err := seedWorld(ctx, d, id, name, state.WorldSeed{StorageState: st})
+	ws, err := seedWorld(ctx, d, id, name, worldapi.Seed{StorageState: st})
 	if err != nil {
 		return seedError(tool, err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // newWorldPage opens a page in world name of the default instance through
@@ -89,7 +89,7 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	// coordinator_status shows the same, under its instance.
 	text, _ = h.call("coordinator_status", nil, false)
 	st := h.callResult("coordinator_status", nil)
-	var cs state.CoordinatorStatus
+	var cs statusAnswer
 	decodeStructured(t, st, &cs)
 	got := cs.Instances[0].Worlds
 	if len(got) != 2 || !got[0].Open || !got[0].Kept {
@@ -97,7 +97,7 @@ func TestMCPBrowserContextListAndClose(t *testing.T) {
 	}
 	alike := got[0]
 	alike.Open, alike.Kept, alike.SavedBytes, alike.SavedAt = false, false, 0, nil // when saved is the profiles' business
-	if alike != (state.WorldStatus{Name: "alice", Endpoint: aliceEndpoint, PathEndpoint: def.Proxy.Endpoint() + "/context/alice",
+	if alike != (worldapi.Status{Name: "alice", Endpoint: aliceEndpoint, PathEndpoint: def.Proxy.Endpoint() + "/context/alice",
 		Port: int(port), WS: strings.Replace(aliceEndpoint, "http", "ws", 1) + "/devtools/browser", Clients: 1, Pages: 2}) ||
 		got[1].Name != "bob" || got[1].Pages != 1 {
 		t.Errorf("coordinator_status worlds: %+v", got)

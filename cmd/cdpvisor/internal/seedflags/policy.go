@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Policy is a world's network policy as given on the command line, beside
@@ -50,8 +50,8 @@ func (p *Policy) Given() bool {
 // here, each a directory that exists), or an error naming each pattern it
 // cannot read and what is wrong with the URL (never the URL: it may hold a
 // password) or a folder.
-func (p *Policy) Request() (state.WorldPolicy, error) {
-	req := state.WorldPolicy{AllowHosts: p.Allow, DenyHosts: p.Deny, Proxy: strings.TrimSpace(p.Proxy)}
+func (p *Policy) Request() (worldapi.Policy, error) {
+	req := worldapi.Policy{AllowHosts: p.Allow, DenyHosts: p.Deny, Proxy: strings.TrimSpace(p.Proxy)}
 	guarded := len(p.Allow) > 0 || len(p.Deny) > 0 || req.Proxy != ""
 	switch {
 	case len(p.Files) > 0 && !guarded:

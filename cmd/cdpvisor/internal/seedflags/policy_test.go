@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // --proxy is checked with the policy before anything is sent: a URL that
@@ -53,7 +53,7 @@ func TestPolicyRequestResolvesTheFolders(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "file"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	parse := func(args ...string) (*Policy, state.WorldPolicy, error) {
+	parse := func(args ...string) (*Policy, worldapi.Policy, error) {
 		t.Helper()
 		var p Policy
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)

@@ -14,9 +14,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Flags are a world's seed as given on the command line.
@@ -49,8 +49,8 @@ var ErrNotSeed = errors.New("not a seed")
 
 // Request reads the storage state file and checks every origin and name:
 // the seed to send, or an error that says what was expected.
-func (f *Flags) Request() (state.WorldSeed, error) {
-	var req state.WorldSeed
+func (f *Flags) Request() (worldapi.Seed, error) {
+	var req worldapi.Seed
 	if f.StorageState != "" {
 		data, err := readFile(f.StorageState)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // followWait is how long one read of a follower waits for news.
@@ -21,7 +22,7 @@ const followWait = 30 * time.Second
 func readJournal(ctx context.Context, t state.Target, o Options, stdout io.Writer) error {
 	since, wait := o.Since, time.Duration(0)
 	for {
-		lines, err := state.ReadJournal(ctx, t.Endpoint, o.Name, since, wait)
+		lines, err := worldapi.ReadJournal(ctx, t.Endpoint, o.Name, since, wait)
 		if err != nil {
 			if o.Follow && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return nil // interrupted: the way a follower ends

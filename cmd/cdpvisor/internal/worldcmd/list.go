@@ -8,11 +8,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // printList writes the worlds, open and kept, as a table or JSON.
-func printList(w io.Writer, list []state.WorldStatus, asJSON bool) error {
+func printList(w io.Writer, list []worldapi.Status, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -43,7 +43,7 @@ func yesNo(b bool) string {
 }
 
 // size is a kept world's profile size, "-" before its first save.
-func size(ws state.WorldStatus) string {
+func size(ws worldapi.Status) string {
 	switch b := ws.SavedBytes; {
 	case ws.SavedAt == nil:
 		return "-"
@@ -66,7 +66,7 @@ func saved(at *time.Time) string {
 
 // network says a world's network policy and upstream proxy in the table
 // (the proxy as the coordinator lists it: without its credentials).
-func network(p *state.WorldPolicy) string {
+func network(p *worldapi.Policy) string {
 	if p == nil {
 		return "-"
 	}

@@ -8,13 +8,14 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // export is `world export NAME [--output FILE]`: the world's storage
 // state, Playwright's JSON, on stdout or in FILE (private: it holds
 // sign-ins).
 func export(ctx context.Context, t state.Target, o Options, stdout, stderr io.Writer) error {
-	data, err := state.ExportWorld(ctx, t.Endpoint, o.Name)
+	data, err := worldapi.Export(ctx, t.Endpoint, o.Name)
 	if err != nil {
 		return asked(t, err)
 	}
@@ -54,7 +55,7 @@ func writePrivate(path string, data []byte) error {
 // forget is `world close NAME --forget`: the world closed if it is open,
 // and its profile deleted.
 func forget(ctx context.Context, t state.Target, name string, stdout io.Writer) error {
-	had, err := state.ForgetWorld(ctx, t.Endpoint, name)
+	had, err := worldapi.Forget(ctx, t.Endpoint, name)
 	if err != nil {
 		return asked(t, err)
 	}

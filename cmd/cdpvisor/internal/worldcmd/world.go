@@ -3,7 +3,7 @@
 // alone on stdout (ENDPOINT=$(cdpvisor world open alice)), seeded from a
 // storage state, the user's browser or another world, and its storage
 // state exported, its journal read. It finds the coordinator as wrap does, and asks its
-// endpoint's world requests (state.WorldsPath).
+// endpoint's world requests (worldapi.Path).
 package worldcmd
 
 import (
@@ -17,6 +17,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 )
 
@@ -122,7 +123,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	}
 	switch o.Action {
 	case "open":
-		ws, err := state.OpenWorldWith(ctx, t.Endpoint, o.Name, state.WorldOpen{WorldSeed: seed, WorldPolicy: policy, Replace: o.Policy.Replace})
+		ws, err := worldapi.OpenWith(ctx, t.Endpoint, o.Name, worldapi.OpenRequest{Seed: seed, Policy: policy, Replace: o.Policy.Replace})
 		if err != nil {
 			return asked(t, err)
 		}
@@ -135,7 +136,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		_, err = fmt.Fprintln(stdout, ws.Endpoint)
 		return err
 	case "list":
-		list, err := state.ListWorlds(ctx, t.Endpoint)
+		list, err := worldapi.List(ctx, t.Endpoint)
 		if err != nil {
 			return asked(t, err)
 		}
@@ -149,7 +150,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 			return forget(ctx, t, o.Name, stdout)
 		}
 	}
-	had, err := state.CloseWorld(ctx, t.Endpoint, o.Name)
+	had, err := worldapi.Close(ctx, t.Endpoint, o.Name)
 	if err != nil {
 		return asked(t, err)
 	}
@@ -163,16 +164,16 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 
 // asked words a failed world request.
 func asked(t state.Target, err error) error {
-	if errors.Is(err, state.ErrNoWorldRequests) {
+	if errors.Is(err, worldapi.ErrNoRequests) {
 		return fmt.Errorf("the coordinator (pid %d) at %s is older than 'cdpvisor world': %w; restart it", t.State.PID, t.Endpoint, err)
 	}
-	if errors.Is(err, state.ErrNoStorage) {
+	if errors.Is(err, worldapi.ErrNoStorage) {
 		return fmt.Errorf("the coordinator (pid %d) at %s: %w; restart it with this version", t.State.PID, t.Endpoint, err)
 	}
-	if errors.Is(err, state.ErrPolicyKept) {
+	if errors.Is(err, worldapi.ErrPolicyKept) {
 		err = remedy.With(err, worlds.FixReplace)
 	}
-	if errors.Is(err, state.ErrWorldRefused) && errors.Unwrap(err) != nil {
+	if errors.Is(err, worldapi.ErrRefused) && errors.Unwrap(err) != nil {
 		return fmt.Errorf("%s: %w", who(t), err)
 	}
 	return err

@@ -19,6 +19,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Isolate is wrap's --isolate[=NAME]: the child gets a world of its own, a
@@ -32,12 +33,12 @@ type Isolate struct {
 	// Seed is given to the world when it is made (or found), before the
 	// child starts: a storage state, the user's browser's origins, another
 	// world's.
-	Seed state.WorldSeed
+	Seed worldapi.Seed
 	// Policy is the world's network policy (--allow-host, --deny-host),
 	// upstream proxy (--proxy) and folders (--allow-file), given at its
 	// making; a world that cannot have them is not used. Replace replaces
 	// the one a kept world keeps (--replace).
-	Policy  state.WorldPolicy
+	Policy  worldapi.Policy
 	Replace bool
 }
 
@@ -110,8 +111,8 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), worldRequestWait)
 	defer cancel()
-	ws, err := state.OpenWorldWith(ctx, t.Endpoint, name, state.WorldOpen{WorldSeed: i.Seed, WorldPolicy: i.Policy, Replace: i.Replace})
-	if errors.Is(err, state.ErrPolicyKept) {
+	ws, err := worldapi.OpenWith(ctx, t.Endpoint, name, worldapi.OpenRequest{Seed: i.Seed, Policy: i.Policy, Replace: i.Replace})
+	if errors.Is(err, worldapi.ErrPolicyKept) {
 		err = remedy.With(err, worlds.FixReplace)
 	}
 	var w state.Target
@@ -124,7 +125,7 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 		return t, fmt.Errorf("--isolate: world %s could not be seeded: %w", name, err)
 	case err == nil && ws.Port != 0:
 		w = WorldPort(t, ws)
-	case err == nil, errors.Is(err, state.ErrNoWorldRequests), errors.Is(err, state.ErrTokenNeeded):
+	case err == nil, errors.Is(err, worldapi.ErrNoRequests), errors.Is(err, worldapi.ErrTokenNeeded):
 		// Worlds without ports (an endpoint beyond loopback, or an older
 		// coordinator): the path form, made on the child's first use.
 		if w, err = World(t, name); err != nil {
@@ -153,7 +154,7 @@ const worldRequestWait = 10 * time.Second
 // WorldPort is t for a child in the world ws: its own port, endpoint and
 // browser websocket, which any client reaches the world through, however
 // it spells its URL.
-func WorldPort(t state.Target, ws state.WorldStatus) state.Target {
+func WorldPort(t state.Target, ws worldapi.Status) state.Target {
 	t.Port, t.Endpoint, t.WS = ws.Port, ws.Endpoint, ws.WS
 	return t
 }

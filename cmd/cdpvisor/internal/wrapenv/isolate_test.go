@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // --isolate alone is a fresh world, --isolate=NAME a named one; the
@@ -68,12 +69,12 @@ func TestWorldTarget(t *testing.T) {
 func coordinatorAnswering(t *testing.T, port int, knows bool) state.Target {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name, ok := strings.CutPrefix(r.URL.Path, state.WorldsPath+"/")
+		name, ok := strings.CutPrefix(r.URL.Path, worldapi.Path+"/")
 		if !knows || !ok || r.Method != http.MethodPut {
 			http.NotFound(w, r)
 			return
 		}
-		ws := state.WorldStatus{Name: name, Port: port, Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), WS: fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", port)}
+		ws := worldapi.Status{Name: name, Port: port, Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), WS: fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser", port)}
 		if port == 0 {
 			ws.Endpoint, ws.WS = "", ""
 		}

@@ -1,4 +1,4 @@
-package state
+package worldapi
 
 import (
 	"bytes"
@@ -15,52 +15,52 @@ import (
 )
 
 // The world requests of another process (wrap --isolate, cdpvisor world)
-// to a coordinator's endpoint (WorldsPath).
+// to a coordinator's endpoint (Path).
 
 // Errors of the world requests.
 var (
-	// ErrNoWorldRequests: the endpoint does not know the world requests (a
+	// ErrNoRequests: the endpoint does not know the world requests (a
 	// coordinator older than them): its worlds have no ports.
-	ErrNoWorldRequests = errors.New("the coordinator does not answer the world requests (older than world ports)")
+	ErrNoRequests = errors.New("the coordinator does not answer the world requests (older than world ports)")
 	// ErrTokenNeeded: the endpoint asks for its token (serve --listen),
 	// where worlds have their path alone.
 	ErrTokenNeeded = errors.New("the coordinator's endpoint needs its token (serve --listen): its worlds have no ports, only their path /context/NAME")
-	// ErrWorldRefused: the coordinator refused the request (a bad name, an
+	// ErrRefused: the coordinator refused the request (a bad name, an
 	// unknown world, an instance without worlds); the error says why.
-	ErrWorldRefused = errors.New("refused")
+	ErrRefused = errors.New("refused")
 	// ErrNoStorage: the coordinator is older than worlds that keep their
 	// storage: it cannot seed, export or forget one.
 	ErrNoStorage = errors.New("the coordinator does not keep worlds' storage (older than seeds, export and forget)")
 )
 
-// worldsClient asks a coordinator on loopback: a world is made in
+// client asks a coordinator on loopback: a world is made in
 // milliseconds, nothing is launched.
-var worldsClient = &http.Client{
+var client = &http.Client{
 	Timeout:   10 * time.Second,
 	Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
 }
 
-// OpenWorld asks the coordinator at endpoint (http://127.0.0.1:PORT) to
+// Open asks the coordinator at endpoint (http://127.0.0.1:PORT) to
 // make the world called name, or find it open, and answers its endpoints.
-func OpenWorld(ctx context.Context, endpoint, name string) (WorldStatus, error) {
-	var ws WorldStatus
-	_, err := worldRequest(ctx, http.MethodPut, endpoint+WorldsPath+"/"+name, nil, &ws)
+func Open(ctx context.Context, endpoint, name string) (Status, error) {
+	var ws Status
+	_, err := request(ctx, http.MethodPut, endpoint+Path+"/"+name, nil, &ws)
 	return ws, err
 }
 
-// OpenSeededWorld is OpenWorld with a seed, applied whole or not at all:
-// a refused seed makes nothing and changes nothing (ErrWorldRefused, the
+// OpenSeeded is Open with a seed, applied whole or not at all:
+// a refused seed makes nothing and changes nothing (ErrRefused, the
 // coordinator's reason).
-func OpenSeededWorld(ctx context.Context, endpoint, name string, seed WorldSeed) (WorldStatus, error) {
+func OpenSeeded(ctx context.Context, endpoint, name string, seed Seed) (Status, error) {
 	if seed.Empty() {
-		return OpenWorld(ctx, endpoint, name)
+		return Open(ctx, endpoint, name)
 	}
 	body, err := json.Marshal(seed)
 	if err != nil {
-		return WorldStatus{}, err
+		return Status{}, err
 	}
-	var ws WorldStatus
-	if _, err := worldRequest(ctx, http.MethodPut, endpoint+WorldsPath+"/"+name, body, &ws); err != nil {
+	var ws Status
+	if _, err := request(ctx, http.MethodPut, endpoint+Path+"/"+name, body, &ws); err != nil {
 		return ws, err
 	}
 	if ws.Seeded == nil {
@@ -70,26 +70,26 @@ func OpenSeededWorld(ctx context.Context, endpoint, name string, seed WorldSeed)
 	return ws, nil
 }
 
-// ListWorlds asks the coordinator at endpoint for its open worlds.
-func ListWorlds(ctx context.Context, endpoint string) ([]WorldStatus, error) {
-	list := []WorldStatus{}
-	_, err := worldRequest(ctx, http.MethodGet, endpoint+WorldsPath, nil, &list)
+// List asks the coordinator at endpoint for its open worlds.
+func List(ctx context.Context, endpoint string) ([]Status, error) {
+	list := []Status{}
+	_, err := request(ctx, http.MethodGet, endpoint+Path, nil, &list)
 	return list, err
 }
 
-// CloseWorld asks the coordinator at endpoint to close the world called
+// Close asks the coordinator at endpoint to close the world called
 // name, and answers what it had.
-func CloseWorld(ctx context.Context, endpoint, name string) (WorldStatus, error) {
-	var ws WorldStatus
-	_, err := worldRequest(ctx, http.MethodDelete, endpoint+WorldsPath+"/"+name, nil, &ws)
+func Close(ctx context.Context, endpoint, name string) (Status, error) {
+	var ws Status
+	_, err := request(ctx, http.MethodDelete, endpoint+Path+"/"+name, nil, &ws)
 	return ws, err
 }
 
-// ForgetWorld asks the coordinator at endpoint to close the world called
+// Forget asks the coordinator at endpoint to close the world called
 // name if it is open and delete its profile, and answers what it had.
-func ForgetWorld(ctx context.Context, endpoint, name string) (WorldStatus, error) {
-	var ws WorldStatus
-	body, err := worldRequest(ctx, http.MethodDelete, endpoint+WorldsPath+"/"+name+"?forget=1", nil, &ws)
+func Forget(ctx context.Context, endpoint, name string) (Status, error) {
+	var ws Status
+	body, err := request(ctx, http.MethodDelete, endpoint+Path+"/"+name+"?forget=1", nil, &ws)
 	if err == nil && !bytes.Contains(body, []byte(`"kept"`)) {
 		// An older coordinator closed the world and ignored forget.
 		return ws, ErrNoStorage
@@ -97,20 +97,20 @@ func ForgetWorld(ctx context.Context, endpoint, name string) (WorldStatus, error
 	return ws, err
 }
 
-// ExportWorld asks the coordinator at endpoint for the storage state of
+// Export asks the coordinator at endpoint for the storage state of
 // the world called name (open or kept): Playwright's JSON, as sent.
-func ExportWorld(ctx context.Context, endpoint, name string) ([]byte, error) {
+func Export(ctx context.Context, endpoint, name string) ([]byte, error) {
 	var raw json.RawMessage
-	_, err := worldRequest(ctx, http.MethodGet, endpoint+"/context/"+name+StorageStatePath, nil, &raw)
-	if errors.Is(err, ErrNoWorldRequests) {
+	_, err := request(ctx, http.MethodGet, endpoint+"/context/"+name+StorageStatePath, nil, &raw)
+	if errors.Is(err, ErrNoRequests) {
 		err = ErrNoStorage // the path went on to the browser
 	}
 	return raw, err
 }
 
-// worldRequest sends method url (with body, JSON, when not nil) and reads
+// request sends method url (with body, JSON, when not nil) and reads
 // the answer's JSON into into; it answers the body as read.
-func worldRequest(ctx context.Context, method, url string, body []byte, into any) ([]byte, error) {
+func request(ctx context.Context, method, url string, body []byte, into any) ([]byte, error) {
 	var sent io.Reader
 	if body != nil {
 		sent = bytes.NewReader(body)
@@ -122,7 +122,7 @@ func worldRequest(ctx context.Context, method, url string, body []byte, into any
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := worldsClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, url, err)
 	}
@@ -140,15 +140,15 @@ func worldRequest(ctx context.Context, method, url string, body []byte, into any
 	case resp.StatusCode == http.StatusUnauthorized:
 		return got, ErrTokenNeeded
 	case resp.StatusCode == http.StatusNotFound && !strings.HasPrefix(string(got), "cdpvisor: "),
-		resp.StatusCode == http.StatusMethodNotAllowed && !strings.Contains(string(got), WorldsPath):
+		resp.StatusCode == http.StatusMethodNotAllowed && !strings.Contains(string(got), Path):
 		// The path went on to the browser: no world requests there.
-		return got, ErrNoWorldRequests
+		return got, ErrNoRequests
 	}
 	why := strings.TrimSpace(strings.TrimPrefix(string(got), "cdpvisor: "))
 	if resp.StatusCode == http.StatusConflict && strings.Contains(why, ErrPolicyKept.Error()) {
-		return got, fmt.Errorf("%w (%s): %w", ErrWorldRefused, resp.Status, refusal{why, ErrPolicyKept})
+		return got, fmt.Errorf("%w (%s): %w", ErrRefused, resp.Status, refusal{why, ErrPolicyKept})
 	}
-	return got, fmt.Errorf("%w (%s): %s", ErrWorldRefused, resp.Status, why)
+	return got, fmt.Errorf("%w (%s): %s", ErrRefused, resp.Status, why)
 }
 
 // refusal is a coordinator's refusal known by its kind: its text the

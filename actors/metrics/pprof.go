@@ -7,18 +7,22 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
-// ProfilesPath is where serve --debug-pprof serves the Go runtime's
-// profiles: GET ProfilesPath lists them, GET ProfilesPath+NAME sends one
+// PprofPath is where serve --debug-pprof serves the Go runtime's
+// profiles: GET PprofPath lists them, GET PprofPath+NAME sends one
 // (heap, goroutine, allocs, …) in pprof's format, or as text with
 // ?debug=1 (or 2, goroutines' stacks); ?gc=1 collects garbage before a heap
 // profile. What a leak hunt needs, without net/http/pprof's package-level
 // handlers on http.DefaultServeMux.
-const ProfilesPath = "/debug/pprof/"
+const PprofPath = "/debug/pprof/"
 
-// Profiles serves the runtime's profiles under ProfilesPath.
-func Profiles() http.Handler { return http.HandlerFunc(serveProfile) }
+// PprofMount serves the runtime's profiles under PprofPath.
+func PprofMount() proxy.Mount {
+	return proxy.Mount{Path: PprofPath, Under: true, Handler: http.HandlerFunc(serveProfile)}
+}
 
 func serveProfile(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -26,7 +30,7 @@ func serveProfile(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cdpvisor: profiles are read with GET", http.StatusMethodNotAllowed)
 		return
 	}
-	name := strings.TrimPrefix(r.URL.Path, ProfilesPath)
+	name := strings.TrimPrefix(r.URL.Path, PprofPath)
 	if name == "" {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		for _, p := range pprof.Profiles() {
@@ -36,7 +40,7 @@ func serveProfile(w http.ResponseWriter, r *http.Request) {
 	}
 	p := pprof.Lookup(name)
 	if p == nil {
-		http.Error(w, fmt.Sprintf("cdpvisor: no profile %q; GET %s lists them", name, ProfilesPath), http.StatusNotFound)
+		http.Error(w, fmt.Sprintf("cdpvisor: no profile %q; GET %s lists them", name, PprofPath), http.StatusNotFound)
 		return
 	}
 	debug, err := strconv.Atoi(r.URL.Query().Get("debug"))

@@ -1,4 +1,4 @@
-package state
+package worldapi
 
 import (
 	"context"
@@ -52,8 +52,8 @@ func ReadJournal(ctx context.Context, endpoint, name, since string, wait time.Du
 	case resp.StatusCode == http.StatusUnauthorized:
 		return nil, ErrTokenNeeded
 	case !strings.HasPrefix(string(got), "cdpvisor: "):
-		return nil, ErrNoWorldRequests // the path went on to the browser: an older coordinator
+		return nil, ErrNoRequests // the path went on to the browser: an older coordinator
 	}
 	why := strings.TrimSpace(strings.TrimPrefix(string(got), "cdpvisor: "))
-	return nil, fmt.Errorf("%w (%s): %s", ErrWorldRefused, resp.Status, why)
+	return nil, fmt.Errorf("%w (%s): %s", ErrRefused, resp.Status, why)
 }

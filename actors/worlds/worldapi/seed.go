@@ -1,13 +1,13 @@
-package state
+package worldapi
 
 import "encoding/json"
 
-// WorldSeed is the body of PUT WorldsPath/NAME that seeds the world it
+// Seed is the body of PUT Path/NAME that seeds the world it
 // makes or finds: a Playwright storage state to import, the origins to
 // copy from the user's own browser (--attach), or another world to copy
 // from (only Origins' storage when given). The MCP tool browser_context
 // takes the same fields as arguments.
-type WorldSeed struct {
+type Seed struct {
 	StorageState    json.RawMessage `json:"storage_state,omitempty"`
 	FromUserBrowser []string        `json:"from_user_browser,omitempty"`
 	FromWorld       string          `json:"from_world,omitempty"`
@@ -15,12 +15,12 @@ type WorldSeed struct {
 }
 
 // Empty says the seed gives nothing: the request only makes the world.
-func (s WorldSeed) Empty() bool {
+func (s Seed) Empty() bool {
 	return len(s.StorageState) == 0 && len(s.FromUserBrowser) == 0 && s.FromWorld == "" && len(s.Origins) == 0
 }
 
-// WorldSeeded is what a seed gave a world.
-type WorldSeeded struct {
+// Seeded is what a seed gave a world.
+type Seeded struct {
 	Cookies int `json:"cookies"` // cookies set into it
 	Origins int `json:"origins"` // origins whose localStorage was set into it
 	// Notes say what of the seed could not be given, and why (an origin

@@ -1,4 +1,4 @@
-package state
+package worldapi
 
 import (
 	"context"
@@ -7,11 +7,11 @@ import (
 	"net/http"
 )
 
-// WorldPolicy is a world's network policy as the world requests, the
+// Policy is a world's network policy as the world requests, the
 // lists and the MCP tool carry it: host patterns (example.com,
 // *.example.com, 127.0.0.1:8080, [::1]:PORT); deny wins; an empty allow
 // list allows all but the denied. And its upstream proxy.
-type WorldPolicy struct {
+type Policy struct {
 	AllowHosts []string `json:"allow_hosts,omitempty"`
 	DenyHosts  []string `json:"deny_hosts,omitempty"`
 	// Proxy is the world's upstream proxy: http://[user:pass@]host:port or
@@ -39,18 +39,18 @@ type HostCount struct {
 
 // Empty says the request gives no policy, no upstream proxy and no
 // folders.
-func (p WorldPolicy) Empty() bool {
+func (p Policy) Empty() bool {
 	return len(p.AllowHosts) == 0 && len(p.DenyHosts) == 0 && p.Proxy == "" && len(p.AllowFiles) == 0
 }
 
 // Guarded says the world has host lists: a policy (a proxy alone is none).
-func (p WorldPolicy) Guarded() bool { return len(p.AllowHosts) > 0 || len(p.DenyHosts) > 0 }
+func (p Policy) Guarded() bool { return len(p.AllowHosts) > 0 || len(p.DenyHosts) > 0 }
 
-// WorldOpen is the body of PUT WorldsPath/NAME: a seed and a network
+// OpenRequest is the body of PUT Path/NAME: a seed and a network
 // policy, each optional.
-type WorldOpen struct {
-	WorldSeed
-	WorldPolicy
+type OpenRequest struct {
+	Seed
+	Policy
 	// Replace gives a kept world the policy given although it keeps
 	// another with its profile (else ErrPolicyKept).
 	Replace bool `json:"replace,omitempty"`
@@ -68,25 +68,25 @@ var (
 	ErrPolicyKept = errors.New("it keeps another network policy with its profile")
 )
 
-// OpenWorldWith is OpenSeededWorld with a network policy too. A policy not
-// applied is an error (ErrWorldRefused with the coordinator's reason, or
+// OpenWith is OpenSeeded with a network policy too. A policy not
+// applied is an error (ErrRefused with the coordinator's reason, or
 // ErrNoPolicy): a guarded world never silently opens without its guard.
-func OpenWorldWith(ctx context.Context, endpoint, name string, open WorldOpen) (WorldStatus, error) {
-	if open.WorldPolicy.Empty() {
-		return OpenSeededWorld(ctx, endpoint, name, open.WorldSeed)
+func OpenWith(ctx context.Context, endpoint, name string, open OpenRequest) (Status, error) {
+	if open.Policy.Empty() {
+		return OpenSeeded(ctx, endpoint, name, open.Seed)
 	}
 	body, err := json.Marshal(open)
 	if err != nil {
-		return WorldStatus{}, err
+		return Status{}, err
 	}
-	var ws WorldStatus
-	if _, err := worldRequest(ctx, http.MethodPut, endpoint+WorldsPath+"/"+name, body, &ws); err != nil {
+	var ws Status
+	if _, err := request(ctx, http.MethodPut, endpoint+Path+"/"+name, body, &ws); err != nil {
 		return ws, err
 	}
 	if ws.Policy == nil {
 		return ws, ErrNoPolicy
 	}
-	if !open.WorldSeed.Empty() && ws.Seeded == nil {
+	if !open.Seed.Empty() && ws.Seeded == nil {
 		return ws, ErrNoStorage
 	}
 	return ws, nil
