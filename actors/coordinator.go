@@ -25,6 +25,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
@@ -222,8 +223,8 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
 	}
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
-	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: proxy.EndpointOf(l), Ports: c.cfg.Token == "", Holds: c.holdsOf(id),
-		Journal: c.journal, ClientCommand: isolateCommand(c.cfg.StateDir, id, c.def == nil), Log: log})
+	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: proxy.EndpointOf(l), Ports: c.cfg.Token == "",
+		Stages: c.relayStages(id), Journal: c.journal, Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Scopes: ctl.Scopes(),
 		Mounts: append(c.mounts(), ctl.Mounts()...),
@@ -250,6 +251,17 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	}
 	sup.Add(p)
 	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Control: ctl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
+}
+
+// relayStages makes the stages of each world client's relay of an
+// instance, in their order: the journal's tap (which sees each request as
+// the client sent it), a human's hold.
+func (c *Coordinator) relayStages(instance string) []func(ctx context.Context, world string, id int64) relay.Stage {
+	var stages []func(ctx context.Context, world string, id int64) relay.Stage
+	if c.journal != nil {
+		stages = append(stages, c.journal.Taps(isolateCommand(c.cfg.StateDir, instance, c.def == nil)))
+	}
+	return append(stages, c.liveView.Holds(instance))
 }
 
 // Default is the default instance.

@@ -7,7 +7,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
-	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
@@ -21,13 +20,6 @@ func (c *Coordinator) LiveView() string { return c.def.Proxy.Endpoint() + livevi
 
 // LiveViewActor is the coordinator's live view (tests, the benchmark).
 func (c *Coordinator) LiveViewActor() *liveview.Actor { return c.liveView }
-
-// holdsOf is the holds an instance's world relays obey.
-func (c *Coordinator) holdsOf(instance string) func(context.Context, string) (relay.Hold, error) {
-	return func(ctx context.Context, world string) (relay.Hold, error) {
-		return c.liveView.HoldOf(ctx, instance, world)
-	}
-}
 
 // showLive has the live view show an instance.
 func (c *Coordinator) showLive(ctx context.Context, inst *Instance) {

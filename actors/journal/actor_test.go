@@ -48,12 +48,12 @@ func TestJournalKeepsCommandsInOrder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
 	a := serve(t, Spec{Dir: dir})
 	tap := a.Tap("shop", Client{ID: 7, Command: "npx chrome-devtools-mcp"})
-	tap.Attached("S1", "T1")
-	tap.Request(1, []byte("Page.navigate"), []byte("S1"), []byte(`{"id":1,"method":"Page.navigate","sessionId":"S1","params":{"url":"http://a.test/","referrer":"SECRET-REFERRER"}}`))
-	tap.Answer(1, false, []byte(`{"id":1,"result":{}}`))
-	tap.Request(2, []byte("Runtime.evaluate"), []byte("S1"), []byte(`{"id":2,"method":"Runtime.evaluate","sessionId":"S1","params":{"expression":"SECRET-EXPR"}}`))
-	tap.Answer(2, true, []byte(`{"id":2,"error":{"code":-32000,"message":"Cannot find context"}}`))
-	tap.Request(3, []byte("Target.closeTarget"), nil, []byte(`{"id":3,"method":"Target.closeTarget","params":{"targetId":"T2"}}`))
+	tap.attached("S1", "T1")
+	tap.request(1, []byte("Page.navigate"), []byte("S1"), []byte(`{"id":1,"method":"Page.navigate","sessionId":"S1","params":{"url":"http://a.test/","referrer":"SECRET-REFERRER"}}`))
+	tap.answer(1, false, []byte(`{"id":1,"result":{}}`))
+	tap.request(2, []byte("Runtime.evaluate"), []byte("S1"), []byte(`{"id":2,"method":"Runtime.evaluate","sessionId":"S1","params":{"expression":"SECRET-EXPR"}}`))
+	tap.answer(2, true, []byte(`{"id":2,"error":{"code":-32000,"message":"Cannot find context"}}`))
+	tap.request(3, []byte("Target.closeTarget"), nil, []byte(`{"id":3,"method":"Target.closeTarget","params":{"targetId":"T2"}}`))
 	tap.Close() // 3 never answered
 
 	got := readN(t, a, "shop", Since{}, 3)
@@ -104,8 +104,8 @@ func TestJournalCapHolds(t *testing.T) {
 	tap := a.Tap("full", Client{ID: 1})
 	const n = 2000
 	for i := range n {
-		tap.Request(int64(i), []byte("Input.dispatchMouseEvent"), nil, nil)
-		tap.Answer(int64(i), false, nil)
+		tap.request(int64(i), []byte("Input.dispatchMouseEvent"), nil, nil)
+		tap.answer(int64(i), false, nil)
 		if i%200 == 0 {
 			readN(t, a, "full", Since{Seq: uint64(i)}, 1) // let the actor keep up: nothing dropped
 		}

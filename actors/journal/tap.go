@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// Tap is one client's side of a world's journal: the relay tells it each
-// request and answer, and it hands the journal one entry per command, with
-// its method, its target, Page.navigate's URL and the answer. Safe for the
-// relay's two readers and its actor at once: a lock, not a mailbox, since
-// a hand-off per frame is what the relay's fast path saves.
+// Tap is one client's side of a world's journal, a stage of the client's
+// relay (stage.go): it sees each request and answer, and hands the journal
+// one entry per command, with its method, its target, Page.navigate's URL
+// and the answer. Safe for the relay's two readers and its actor at once: a
+// lock, not a mailbox, since a hand-off per frame is what the relay's fast
+// path saves.
 type Tap struct {
 	j      *Actor
 	world  string
@@ -32,19 +33,15 @@ type pendingCommand struct {
 	url    string
 }
 
-// Tap makes the journal tap of a client of world. A nil *Tap records
-// nothing: a relay without a journal calls it all the same.
+// Tap makes the journal tap of a client of world.
 func (a *Actor) Tap(world string, client Client) *Tap {
 	return &Tap{j: a, world: world, client: client, pending: map[int64]pendingCommand{}, sessions: map[string]string{}, urls: map[string]string{}, methods: map[string]string{}}
 }
 
-// Request notes a client request (its head: id, method, sessionId; msg
+// request notes a client request (its head: id, method, sessionId; msg
 // only for the few parameters read: Page.navigate's url, a Target
 // command's targetId).
-func (t *Tap) Request(id int64, method, session, msg []byte) {
-	if t == nil {
-		return
-	}
+func (t *Tap) request(id int64, method, session, msg []byte) {
 	p := pendingCommand{at: time.Now()}
 	switch {
 	case bytes.Equal(method, []byte("Page.navigate")):
@@ -97,12 +94,9 @@ func param(msg []byte) (p struct {
 	return p
 }
 
-// Answer notes the browser's (or the relay's) answer to request id;
+// answer notes the browser's (or the relay's) answer to request id;
 // failed: the answer has an "error" member, whose message msg holds.
-func (t *Tap) Answer(id int64, failed bool, msg []byte) {
-	if t == nil {
-		return
-	}
+func (t *Tap) answer(id int64, failed bool, msg []byte) {
 	t.mu.Lock()
 	p, ok := t.pending[id]
 	delete(t.pending, id)
@@ -133,33 +127,24 @@ func errorMessage(msg []byte) string {
 	return m.Error.Message
 }
 
-// Attached notes that session is the client's session on target; Detached
+// attached notes that session is the client's session on target; detached
 // forgets it.
-func (t *Tap) Attached(session, target string) {
-	if t == nil {
-		return
-	}
+func (t *Tap) attached(session, target string) {
 	t.mu.Lock()
 	t.sessions[session] = target
 	t.mu.Unlock()
 }
 
-func (t *Tap) Detached(session string) {
-	if t == nil {
-		return
-	}
+func (t *Tap) detached(session string) {
 	t.mu.Lock()
 	delete(t.sessions, session)
 	t.mu.Unlock()
 }
 
-// Navigated notes a page of the world at url (its target's news): a
+// navigated notes a page of the world at url (its target's news): a
 // navigation entry when the URL changed, whoever made it (a click, a
 // script, Page.navigate).
-func (t *Tap) Navigated(target, url string) {
-	if t == nil {
-		return
-	}
+func (t *Tap) navigated(target, url string) {
 	t.mu.Lock()
 	changed := t.urls[target] != url
 	t.urls[target] = url
@@ -169,13 +154,10 @@ func (t *Tap) Navigated(target, url string) {
 	}
 }
 
-// Denied notes a request of the client the world's wall refused: its
+// denied notes a request of the client the world's wall refused: its
 // method, what it asked for (a URL or a file's path) and the rule that
 // refused it.
-func (t *Tap) Denied(method, what, rule string) {
-	if t == nil {
-		return
-	}
+func (t *Tap) denied(method, what, rule string) {
 	t.record(Entry{World: t.world, Client: &t.client, Kind: KindDenied, Method: method, URL: what, Note: rule})
 }
 
@@ -185,11 +167,8 @@ func (a *Actor) Denied(world, method, what, rule string) {
 	a.Record(Entry{World: world, Kind: KindDenied, Method: method, URL: what, Note: rule})
 }
 
-// Gone forgets a target of the world that was destroyed.
-func (t *Tap) Gone(target string) {
-	if t == nil {
-		return
-	}
+// gone forgets a target of the world that was destroyed.
+func (t *Tap) gone(target string) {
 	t.mu.Lock()
 	delete(t.urls, target)
 	t.mu.Unlock()
@@ -198,9 +177,6 @@ func (t *Tap) Gone(target string) {
 // Close records the commands the browser never answered: the client left
 // first, or its relay ended.
 func (t *Tap) Close() {
-	if t == nil {
-		return
-	}
 	t.mu.Lock()
 	left := t.pending
 	t.pending = map[int64]pendingCommand{}

@@ -2,8 +2,8 @@
 // instance and world live, the screencasts and input of a human watching or
 // taking over a page (through CDP sessions of its own, opened only while
 // someone watches), the holds a takeover puts on a world (decided here,
-// enforced by the world's relays: relay.Hold), and the requests of agents
-// for a human (request_human).
+// enforced by a stage of each of the world's relays: hold.go), and the
+// requests of agents for a human (request_human).
 package liveview
 
 import (
@@ -18,7 +18,6 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
-	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
@@ -89,7 +88,7 @@ type (
 	forgetInstance struct{ id string }
 	holdOf         struct {
 		instance, world string
-		reply           chan relay.Hold
+		reply           chan *gate
 	}
 	viewerJoined struct{ v *viewer }
 	viewerLeft   struct{ v *viewer }
@@ -128,9 +127,10 @@ func (a *Actor) Forget(ctx context.Context, id string) error {
 	return actor.Send(ctx, a.mailbox, request(forgetInstance{id: id}))
 }
 
-// HoldOf is the hold on a world of an instance its relays obey.
-func (a *Actor) HoldOf(ctx context.Context, instance, world string) (relay.Hold, error) {
-	return actor.Ask(ctx, a.mailbox, func(r chan relay.Hold) request { return holdOf{instance: instance, world: world, reply: r} })
+// gateOf is the gate of a world of an instance, which its relays' holds
+// obey.
+func (a *Actor) gateOf(ctx context.Context, instance, world string) (*gate, error) {
+	return actor.Ask(ctx, a.mailbox, func(r chan *gate) request { return holdOf{instance: instance, world: world, reply: r} })
 }
 
 // Serve runs the actor until ctx is done.

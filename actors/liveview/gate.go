@@ -5,15 +5,16 @@ import (
 	"time"
 )
 
-// gate is a world's hold as its relays read it (relay.Hold): taken and
-// handed back by the actor alone, read by the relays' fast paths without a
-// mailbox.
+// gate is a world's hold as its relays' hold stages read it (hold.go):
+// taken and handed back by the actor alone, read by the relays' fast paths
+// without a mailbox.
 type gate struct {
 	back  atomic.Pointer[chan struct{}] // nil: nobody holds the world; closed when handed back
 	acted atomic.Int64                  // unix ns of its clients' last input or navigation
 }
 
-// Held implements relay.Hold.
+// Held says whether a human holds the world now and, when one does, a
+// channel closed when they hand it back.
 func (g *gate) Held() (bool, <-chan struct{}) {
 	p := g.back.Load()
 	if p == nil {
@@ -22,7 +23,8 @@ func (g *gate) Held() (bool, <-chan struct{}) {
 	return true, *p
 }
 
-// Acted implements relay.Hold.
+// Acted notes that a client of the world sent input or navigation (the
+// world most recently active, for a request without a world).
 func (g *gate) Acted() { g.acted.Store(time.Now().UnixNano()) }
 
 // take holds the world; only the actor calls it.

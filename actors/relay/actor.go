@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 
 	"github.com/gorilla/websocket"
 	"github.com/rs/zerolog"
@@ -53,13 +52,11 @@ type Spec struct {
 	// Extensions hears of the extensions the client loads and uninstalls
 	// (Extensions.loadUnpacked, Extensions.uninstall); nil: nobody.
 	Extensions ExtensionBook
-	// Hold, when set, is a human's hold on the client's world (the live
-	// view's takeover): while held, the client's input and navigation wait.
-	Hold Hold
-	// Journal, when set, is the client's side of its world's journal
-	// (actors/journal): each request's method and target, its answer.
-	Journal *journal.Tap
-	Log     zerolog.Logger
+	// Stages are the relay's stages, in their order (stage.go): each
+	// feature's part in the client's connection. None: the fast path
+	// alone.
+	Stages []Stage
+	Log    zerolog.Logger
 }
 
 // Actor owns one client connection, its browser connection of the
@@ -83,6 +80,9 @@ func New(spec Spec) *Actor {
 	}
 	if spec.BootstrapTimeout <= 0 {
 		spec.BootstrapTimeout = d.bootstrapTimeout()
+	}
+	if len(spec.Stages) > maxStages {
+		panic(fmt.Sprintf("relay: %d stages, at most %d", len(spec.Stages), maxStages))
 	}
 	return &Actor{spec: spec, dialect: d, log: spec.Log.With().Int64("relay", spec.ID).Logger()}
 }
@@ -121,12 +121,9 @@ func (r *Actor) Serve(ctx context.Context) error {
 		case d := <-run.dialed:
 			run.pause()
 			run.onDialed(d)
-		case target := <-run.prepared:
+		case then := <-run.later: // a worker's result: a stage's hold ends, a page is prepared
 			run.pause()
-			run.pagePrepared(target)
-		case <-run.handedBack: // nil while nothing waits for a human
-			run.pause()
-			run.handBack()
+			then()
 		case <-run.bootstrapTimer.C:
 			run.pause()
 			run.recoveryFailed(fmt.Errorf("the browser did not answer the bootstrap within %s", r.spec.BootstrapTimeout))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -21,7 +22,7 @@ import (
 // well as the tab it made: else Puppeteer lists the first tab's page for
 // ever, a page of a dead browser.
 func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
-	client, firefox := newChanConn(), newChanConn()
+	client, firefox := actortest.NewChanConn(), actortest.NewChanConn()
 	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: firefox, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, BiDi: true, Log: zerolog.New(zerolog.NewTestWriter(t))})
 
@@ -29,12 +30,12 @@ func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
 	// checks the client gets the answer.
 	call := func(id int, method, params, result string) {
 		t.Helper()
-		client.in <- fmt.Appendf(nil, `{"id":%d,"method":%q,"params":%s}`, id, method, params)
-		if h := scan(t, firefox.next(t)); !h.HasID || h.ID != int64(id) || !h.Is(method) {
+		client.In <- fmt.Appendf(nil, `{"id":%d,"method":%q,"params":%s}`, id, method, params)
+		if h := scan(t, firefox.Next(t)); !h.HasID || h.ID != int64(id) || !h.Is(method) {
 			t.Fatalf("Firefox got %+v, want %s", h, method)
 		}
-		firefox.in <- fmt.Appendf(nil, `{"type":"success","id":%d,"result":%s}`, id, result)
-		if h := scan(t, client.next(t)); !h.HasID || h.ID != int64(id) {
+		firefox.In <- fmt.Appendf(nil, `{"type":"success","id":%d,"result":%s}`, id, result)
+		if h := scan(t, client.Next(t)); !h.HasID || h.ID != int64(id) {
 			t.Fatalf("the client got %+v, want the answer to %d", h, id)
 		}
 	}
@@ -42,9 +43,9 @@ func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
 	call(2, "browsingContext.getTree", `{}`, `{"contexts":[{"context":"first","url":"about:blank","userContext":"default",`+
 		`"originalOpener":null,"clientWindow":"w","parent":null,"children":[]}]}`)
 	call(3, "session.subscribe", `{"events":["browsingContext","network","log","script","input"]}`, `{"subscription":"sub"}`)
-	firefox.in <- []byte(`{"type":"event","method":"browsingContext.contextCreated","params":{"context":"made","url":"about:blank",` +
+	firefox.In <- []byte(`{"type":"event","method":"browsingContext.contextCreated","params":{"context":"made","url":"about:blank",` +
 		`"userContext":"default","originalOpener":null,"clientWindow":"w","parent":null,"children":null}}`)
-	if h := scan(t, client.next(t)); !h.Is("browsingContext.contextCreated") {
+	if h := scan(t, client.Next(t)); !h.Is("browsingContext.contextCreated") {
 		t.Fatalf("the client got %+v, want contextCreated", h)
 	}
 
@@ -55,7 +56,7 @@ func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
 			Method string
 			Params struct{ Context string }
 		}
-		if err := json.Unmarshal(client.next(t), &ev); err != nil || ev.Method != "browsingContext.contextDestroyed" {
+		if err := json.Unmarshal(client.Next(t), &ev); err != nil || ev.Method != "browsingContext.contextDestroyed" {
 			t.Fatalf("after the kill the client got %+v (%v), want contextDestroyed", ev, err)
 		}
 		destroyed = append(destroyed, ev.Params.Context)
@@ -64,7 +65,7 @@ func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
 		t.Fatalf("destroyed %v, want the first tab and the one made", destroyed)
 	}
 	select {
-	case b := <-client.out:
+	case b := <-client.Out:
 		t.Fatalf("then %s, want nothing more", b)
 	case <-time.After(100 * time.Millisecond):
 	}

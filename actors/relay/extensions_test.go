@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
@@ -29,7 +30,7 @@ func (b bookCalls) Uninstalled(_ context.Context, id string) error {
 // connect at once), on the root and on a session; failed requests and
 // other answers tell it nothing.
 func TestExtensionRequestsReachTheBookBeforeTheClient(t *testing.T) {
-	client, chromium := newChanConn(), newChanConn()
+	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	book := make(bookCalls, 8)
 	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
 		Resilient: true, Extensions: book, Log: zerolog.New(zerolog.NewTestWriter(t))})
@@ -43,12 +44,12 @@ func TestExtensionRequestsReachTheBookBeforeTheClient(t *testing.T) {
 		if session != "" {
 			sess = fmt.Sprintf(`,"sessionId":%q`, session)
 		}
-		client.in <- fmt.Appendf(nil, `{"id":%d,"method":%q,"params":%s%s}`, n, method, params, sess)
-		if h := scan(t, chromium.next(t)); !h.Is(method) {
+		client.In <- fmt.Appendf(nil, `{"id":%d,"method":%q,"params":%s%s}`, n, method, params, sess)
+		if h := scan(t, chromium.Next(t)); !h.Is(method) {
 			t.Fatalf("Chromium got %+v, want %s", h, method)
 		}
-		chromium.in <- fmt.Appendf(nil, `{"id":%d,%s%s}`, n, answer, sess)
-		if h := scan(t, client.next(t)); !h.HasID || h.ID != int64(n) {
+		chromium.In <- fmt.Appendf(nil, `{"id":%d,%s%s}`, n, answer, sess)
+		if h := scan(t, client.Next(t)); !h.HasID || h.ID != int64(n) {
 			t.Fatalf("the client got %+v, want the answer to %d", h, n)
 		}
 		var told []string

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -38,10 +37,9 @@ type fastPath struct {
 	// world: the wall of a world's client, whose requests and news the
 	// actor sees first; nil on the whole browser's endpoint.
 	world *worldFilter
-	// hold: a human's hold on the client's world; its input and navigation
-	// go to the actor while the world is held.
-	hold     Hold
-	journal  *journal.Tap   // nil: not kept
+	// stages: the relay's stages (stage.go), nil when it has none: a
+	// frame one claims goes to the actor, and the observers see the rest.
+	stages   []Stage
 	streamed countingReader // the browser reader's, counts a streamed message
 }
 
@@ -53,13 +51,16 @@ func (f *fastPath) set(link *browserLink) {
 	f.gate.Unlock()
 }
 
-// toBrowser forwards a client message to the browser and reports whether
-// it did. Subscriptions (which the actor records for a recovery) and a
-// Browser.close the relay answers itself are left to the actor, as is every
-// message while the fast path is off or after a failed write.
-func (f *fastPath) toBrowser(m *transport.Message) bool {
-	h, _ := transport.ScanHead(m.B)
-	if f.dialect.kept(&h) || (f.closeHook && f.dialect.closesBrowser(&h)) || (f.world != nil && f.world.claims(&h)) || f.heldNow(&h) {
+// toBrowser forwards a client message (fr.Msg) to the browser and reports
+// whether it did. Subscriptions (which the actor records for a recovery), a
+// Browser.close the relay answers itself and what a stage claims are left to
+// the actor, as is every message while the fast path is off or after a
+// failed write. fr is the client reader's own: its head is scanned into it,
+// so that a frame allocates nothing.
+func (f *fastPath) toBrowser(fr *Frame) bool {
+	m, h := fr.Msg, &fr.Head
+	*h, _ = transport.ScanHead(m.B)
+	if f.dialect.kept(h) || (f.closeHook && f.dialect.closesBrowser(h)) || (f.world != nil && f.world.claims(h)) {
 		return false
 	}
 	f.gate.RLock()
@@ -67,15 +68,25 @@ func (f *fastPath) toBrowser(m *transport.Message) bool {
 		f.gate.RUnlock()
 		return false
 	}
+	var observers uint64
+	if f.stages != nil {
+		var claimed bool
+		if observers, claimed = looks(f.stages, fr); claimed {
+			f.gate.RUnlock()
+			return false
+		}
+	}
 	size := len(m.B)
 	if f.trace {
-		traceFrame(f.log, toBrowser, &h, int64(size))
+		traceFrame(f.log, toBrowser, h, int64(size))
+	}
+	if observers != 0 {
+		observe(f.stages, fr, observers) // before the write: the answer may come before Write returns
 	}
 	if h.HasID {
 		// Recorded before the write: the answer can come before Write
 		// returns. From here the table owns m; the browser's reader may
 		// release it at any time.
-		f.journal.Request(h.ID, h.Method, h.SessionID, m.B)
 		f.inflight.add(h.ID, m, unwatched)
 	}
 	err := f.link.conn.Write(m.B, m.Binary)
@@ -104,23 +115,32 @@ const (
 	forwardFailed                      // the client write or the browser's stream failed
 )
 
-// toClient forwards a browser message from link to the client; a huge one
-// (rest not nil) is streamed on while it arrives. Answers to the relay's own
-// requests and everything while off go to the actor.
-func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Reader) (forwardResult, error) {
+// toClient forwards a browser message (fr.Msg) from link to the client; a
+// huge one (rest not nil) is streamed on while it arrives. Answers to the
+// relay's own requests, what a stage claims and everything while off go to
+// the actor. fr is link's reader's own.
+func (f *fastPath) toClient(link *browserLink, fr *Frame, rest io.Reader) (forwardResult, error) {
 	f.gate.RLock()
 	defer f.gate.RUnlock()
 	if !f.on || f.link != link {
 		return notForwarded, nil
 	}
-	var h transport.Head
+	m, h := fr.Msg, &fr.Head
 	if rest == nil {
-		h, _ = transport.ScanHead(m.B)
+		*h, _ = transport.ScanHead(m.B)
 	} else {
-		h, _ = transport.ScanHeadPrefix(m.B) // an answer's id comes first
+		*h, _ = transport.ScanHeadPrefix(m.B) // an answer's id comes first
 	}
-	if (h.HasID && f.dialect.ownID(h.ID)) || (f.world != nil && f.world.holdsBack(&h)) {
+	if (h.HasID && f.dialect.ownID(h.ID)) || (f.world != nil && f.world.holdsBack(h)) {
 		return notForwarded, nil
+	}
+	var observers uint64
+	if f.stages != nil {
+		fr.Partial = rest != nil
+		var claimed bool
+		if observers, claimed = looks(f.stages, fr); claimed {
+			return notForwarded, nil
+		}
 	}
 	result := forwarded
 	if h.HasID {
@@ -132,17 +152,17 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 				result = forwardedNote // the actor's setup reads it
 			}
 		}
-	} else if rest == nil && f.dialect.noted(&h) {
+	} else if rest == nil && f.dialect.noted(h) {
 		result = forwardedNote
 	}
-	if h.HasID {
-		f.journal.Answer(h.ID, h.HasError, m.B) // before the client has it: its next request comes after
+	if observers != 0 {
+		observe(f.stages, fr, observers) // before the client has it: its next request comes after
 	}
 	n := int64(len(m.B))
 	var err error
 	if rest == nil {
 		if f.trace {
-			traceFrame(f.log, toClient, &h, n)
+			traceFrame(f.log, toClient, h, n)
 		}
 		err = f.client.Write(m.B, m.Binary)
 	} else {
@@ -151,7 +171,7 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 		n += f.streamed.n
 		f.streamed.r = nil
 		if err == nil && f.trace {
-			traceFrame(f.log, toClient, &h, n) // its head is in the first bytes, still held
+			traceFrame(f.log, toClient, h, n) // its head is in the first bytes, still held
 		}
 	}
 	if err != nil {
@@ -163,14 +183,4 @@ func (f *fastPath) toClient(link *browserLink, m *transport.Message, rest io.Rea
 		m.Release()
 	}
 	return result, nil
-}
-
-// heldNow says a client request waits for a human who holds the world.
-func (f *fastPath) heldNow(h *transport.Head) bool {
-	if f.hold == nil || !heldByHuman(h) {
-		return false
-	}
-	f.hold.Acted()
-	held, _ := f.hold.Held()
-	return held
 }

@@ -19,8 +19,8 @@ func (run *relayRun) onClient(m readResult) {
 		return
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
-	if h.HasID {
-		run.r.spec.Journal.Request(h.ID, h.Method, h.SessionID, m.msg.B)
+	if run.stages != nil {
+		run.edge(&Frame{Dir: ToBrowser, Head: h, Msg: m.msg}) // as it arrived, whatever comes of it
 	}
 	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
 		run.worldCloseBrowser(&h)
@@ -52,17 +52,18 @@ func (run *relayRun) onClient(m readResult) {
 	}
 }
 
-// send forwards a client message to the browser, through the world's
-// wall when there is one.
-func (run *relayRun) send(msg *transport.Message, h *transport.Head) {
+// send forwards a client message to the browser, through the stages and
+// the world's wall when there is one.
+func (run *relayRun) send(msg *transport.Message, h *transport.Head) { run.sendFrom(0, msg, h) }
+
+// sendOn forwards a client message the stages let through to the browser,
+// through the world's wall when there is one.
+func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 	if run.world != nil && run.world.holding() {
 		run.world.held = append(run.world.held, msg) // behind a lookup, in order
 		return
 	}
 	if run.world != nil && run.world.waitForPreparation(msg, h) {
-		return
-	}
-	if run.waitForHuman(msg, h) {
 		return
 	}
 	if run.world != nil {
@@ -158,19 +159,18 @@ func (run *relayRun) onBrowser(m readResult) {
 		if run.inflight.answered(h.ID) != unwatched {
 			run.setup.answered(&h, m.msg.B)
 		}
-		run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
 	} else {
 		run.noteEvent(&h, m.msg.B)
 	}
+	size := int64(len(m.msg.B))
 	if run.trace {
-		traceFrame(run.log, toClient, &h, int64(len(m.msg.B)))
+		traceFrame(run.log, toClient, &h, size)
 	}
-	if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+	if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
 		run.forwardFailed(err)
-	} else {
-		run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
+	} else if written {
+		run.r.spec.Traffic.toClient(size)
 	}
-	m.msg.Release()
 }
 
 // lateNews is what a lost browser connection still delivers: the error
@@ -184,9 +184,9 @@ func (run *relayRun) lateNews(m readResult) {
 	if m.msg == nil {
 		return
 	}
-	defer m.msg.Release()
 	h, _ := transport.ScanHead(m.msg.B)
 	if m.rest != nil || !h.HasID {
+		m.msg.Release()
 		return
 	}
 	for i, q := range run.queue {
@@ -194,15 +194,16 @@ func (run *relayRun) lateNews(m readResult) {
 		if qh.HasID && qh.ID == h.ID && string(qh.SessionID) == string(h.SessionID) {
 			run.queue = slices.Delete(run.queue, i, i+1)
 			q.Release()
-			run.r.spec.Journal.Answer(h.ID, h.HasError, m.msg.B)
-			if err := run.r.spec.Client.Write(m.msg.B, m.msg.Binary); err != nil {
+			size := int64(len(m.msg.B))
+			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
 				run.forwardFailed(err)
-				return
+			} else if written {
+				run.r.spec.Traffic.toClient(size)
 			}
-			run.r.spec.Traffic.toClient(int64(len(m.msg.B)))
 			return
 		}
 	}
+	m.msg.Release()
 }
 
 // onNote takes an event or a watched answer the fast path already
@@ -249,7 +250,14 @@ func (run *relayRun) forwardFailed(err error) {
 // usual path.
 func (run *relayRun) stream(m readResult) bool {
 	h, _ := transport.ScanHeadPrefix(m.msg.B)
-	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) {
+	var f *Frame
+	var observers uint64
+	claimed := false
+	if run.stages != nil {
+		f = &Frame{Dir: ToClient, Head: h, Msg: m.msg, Partial: true}
+		observers, claimed = looks(run.stages, f)
+	}
+	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}
@@ -259,7 +267,9 @@ func (run *relayRun) stream(m readResult) bool {
 		// Read by no book: watched answers are small, except a getTree of
 		// hundreds of contexts, whose contexts then go unbooked.
 		run.inflight.answered(h.ID)
-		run.r.spec.Journal.Answer(h.ID, h.HasError, nil)
+	}
+	if observers != 0 {
+		observe(run.stages, f, observers) // at the client's edge: no stage claimed it
 	}
 	run.streamed = countingReader{r: m.rest}
 	err := run.r.spec.Client.WriteStream(m.msg.B, &run.streamed, m.msg.Binary)
@@ -283,10 +293,9 @@ func (run *relayRun) answerClose(h *transport.Head) {
 	run.shortCircuit = true
 	msg := run.dialect.success(run.scratch[:0], h)
 	run.scratch = msg
-	run.r.spec.Journal.Answer(h.ID, false, nil)
 	run.log.Info().Int64("id", h.ID).Bytes("method", h.Method).Bool("shortCircuitBrowserClose", true).Str("disconnectSignals", run.signals).
 		Msg("answered a close for a browser already gone")
-	if err := run.r.spec.Client.Write(msg, false); err != nil {
+	if _, err := run.answer(len(run.stages), msg, nil); err != nil {
 		run.close(websocket.CloseNormalClosure, "")
 	}
 }

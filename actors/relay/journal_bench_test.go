@@ -1,4 +1,4 @@
-package relay
+package relay_test
 
 import (
 	"context"
@@ -9,15 +9,16 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/journal"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 
 // BenchmarkRelayRoundTripJournal is the world's 200-byte round trip of
 // BenchmarkRelayRoundTripWorld through two relays at once, one with its
-// world's journal kept and one without, interleaved in bursts of 256 round
-// trips so that both see the same machine: journal/plain is the ratio of
-// their median bursts (issue 37's bound: ≤ 1.05), ns/op the journal's.
+// world's journal kept (a stage: the journal's tap) and one without,
+// interleaved in bursts of 256 round trips so that both see the same
+// machine: journal/plain is the ratio of their median bursts (issue 37's
+// bound: ≤ 1.05), ns/op the journal's.
 func BenchmarkRelayRoundTripJournal(b *testing.B) {
 	j := journal.New(journal.Spec{Dir: filepath.Join(b.TempDir(), "journal"), Log: zerolog.Nop()})
 	jctx, jstop := context.WithCancel(context.Background())
@@ -26,27 +27,13 @@ func BenchmarkRelayRoundTripJournal(b *testing.B) {
 	defer func() { jstop(); <-jdone }()
 
 	request := []byte(`{"id":1,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
-	start := func(tap *journal.Tap) (round func(), stop func()) {
-		client := newMemConn()
-		echo := &echoBrowser{memConn: newMemConn()}
-		echo.response = []byte(`{"id":1,"result":{"result":{"type":"number","value":1,"description":"1"}},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
-		relay := New(Spec{
-			ID: 1, Client: client, Browser: echo, Endpoint: browser.Endpoint{Generation: 1},
-			Resilient: true, World: benchWorld{}, WorldContext: "W", Journal: tap, Log: zerolog.Nop(),
-		})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { _ = relay.Serve(ctx); close(done) }()
-		round = func() {
-			client.in <- request
-			<-client.out
-		}
-		return round, func() { cancel(); <-done }
-	}
-	plain, stopPlain := start(nil)
+	response := []byte(`{"id":1,"result":{"result":{"type":"number","value":1,"description":"1"}},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
+	plainRound, stopPlain := relay.RoundTrip(true, nil, response)
 	defer stopPlain()
-	kept, stopKept := start(j.Tap("bench", journal.Client{ID: 1}))
+	keptRound, stopKept := relay.RoundTrip(true, []relay.Stage{j.Tap("bench", journal.Client{ID: 1})}, response)
 	defer stopKept()
+	plain := func() { plainRound(request) }
+	kept := func() { keptRound(request) }
 	plain()
 	kept()
 

@@ -40,7 +40,7 @@ func (run *relayRun) browserLost(err error) {
 // drop their stale pages at once instead of failing on them later.
 func (run *relayRun) tellTargetsGone() {
 	for _, ev := range run.setup.gone() {
-		if err := run.r.spec.Client.Write(ev, false); err != nil {
+		if _, err := run.answer(len(run.stages), ev, nil); err != nil {
 			return
 		}
 	}

@@ -38,10 +38,12 @@ const streamAfter = 64 << 10
 func (run *relayRun) clientReader() {
 	conn := run.r.spec.Client
 	handled := make(chan struct{}, 1) // one for the reader: a hand-off allocates nothing
+	fr := &Frame{Dir: ToBrowser}      // the fast path's, one for the reader: a frame allocates nothing
 	for {
 		m := transport.NewMessage()
 		err := conn.Read(m)
-		if err == nil && run.fast.toBrowser(m) {
+		fr.Msg = m
+		if err == nil && run.fast.toBrowser(fr) {
 			continue
 		}
 		r := readResult{msg: m, err: err, handled: handled}
@@ -59,11 +61,13 @@ func (run *relayRun) clientReader() {
 // the client while the fast path is on, else handing to the actor.
 func (run *relayRun) browserReader(link *browserLink) {
 	handled := make(chan struct{}, 1)
+	fr := &Frame{Dir: ToClient}
 	for {
 		m := transport.NewMessage()
 		rest, err := link.conn.ReadStream(m, streamAfter)
+		fr.Msg = m
 		if err == nil {
-			switch result, ferr := run.fast.toClient(link, m, rest); result {
+			switch result, ferr := run.fast.toClient(link, fr, rest); result {
 			case forwarded:
 				continue
 			case forwardedNote:

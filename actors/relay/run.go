@@ -54,11 +54,11 @@ type relayRun struct {
 	scratch        []byte
 	streamed       countingReader // counts the message being streamed by the actor
 	world          *worldFilter   // the wall of a world's client; nil on the whole browser's endpoint
-	// forHuman: the client's input and navigation waiting for a human to
-	// hand the world back (handedBack closes then).
-	forHuman   []*transport.Message
-	handedBack <-chan struct{}
-	prepared   chan string // pages the world prepared (world_prepare.go)
+	// stages are the relay's (stage.go), nil when it has none; lines are
+	// their places in the chain, one each.
+	stages []Stage
+	lines  []*Line
+	later  chan func() // what workers leave to the actor: a stage's then, a page prepared
 }
 
 type dialResult struct {
@@ -82,7 +82,14 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		pending:        map[int64]bool{},
 		nextID:         r.dialect.firstOwnID(),
 		bootstrapTimer: time.NewTimer(time.Hour),
-		prepared:       make(chan string),
+		later:          make(chan func()),
+	}
+	if len(r.spec.Stages) > 0 {
+		run.stages = r.spec.Stages
+		run.lines = make([]*Line, len(run.stages))
+		for i := range run.lines {
+			run.lines[i] = &Line{run: run, at: i}
+		}
 	}
 	run.setup = r.dialect.newSetup(r.log, run.tellExtension)
 	run.bootstrapTimer.Stop()
@@ -94,7 +101,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
 		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil, world: run.world,
-		hold: r.spec.Hold, journal: r.spec.Journal,
+		stages: run.stages,
 	}
 	// On shutdown the client is closed even while the actor waits for a
 	// forward to a client that does not read: the write fails, the actor
@@ -161,7 +168,7 @@ func (run *relayRun) pause() {
 // resume switches the fast path on when the connection is connected: the
 // machine decides, the fast path follows.
 func (run *relayRun) resume() {
-	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.busy()) && len(run.forHuman) == 0 {
+	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.busy()) {
 		run.fast.set(run.link)
 		run.fastOn = true
 	}
@@ -198,16 +205,14 @@ func (run *relayRun) finish() {
 		m.Release()
 	}
 	run.queue = nil
-	for _, m := range run.forHuman {
-		m.Release()
-	}
-	run.forHuman = nil
 	if run.world != nil {
 		run.world.release()
 	}
 	close(run.quit)
-	run.workers.Wait()         // both ends are closed: their readers return
-	run.r.spec.Journal.Close() // what was never answered
+	run.workers.Wait() // both ends are closed: their readers return
+	for _, s := range run.stages {
+		s.Close()
+	}
 }
 
 // traceEnabled says whether l logs trace events, decided once per relay so

@@ -75,23 +75,18 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 			return false
 		}
 		f.targets[p.TargetInfo.TargetID] = true
-		if p.TargetInfo.Type == "page" {
-			run.r.spec.Journal.Navigated(p.TargetInfo.TargetID, p.TargetInfo.URL)
-		}
 	case "Target.targetDestroyed", "Target.targetCrashed":
 		if !f.targets[p.TargetID] {
 			return false
 		}
 		if h.Is("Target.targetDestroyed") {
 			delete(f.targets, p.TargetID)
-			run.r.spec.Journal.Gone(p.TargetID)
 		}
 	case "Target.attachedToTarget":
 		switch {
 		case f.owns(p.TargetInfo.BrowserContextID):
 			f.targets[p.TargetInfo.TargetID] = true
 			f.sessions[p.SessionID] = p.TargetInfo.TargetID
-			run.r.spec.Journal.Attached(p.SessionID, p.TargetInfo.TargetID)
 		case p.TargetInfo.Type == "browser":
 			// The client's own Target.attachToBrowserTarget: the browser's
 			// session, in no context, on which the wall holds as well.
@@ -102,7 +97,6 @@ func (run *relayRun) worldEvent(h *transport.Head, msg []byte) bool {
 	case "Target.detachedFromTarget", "Target.receivedMessageFromTarget":
 		if h.Is("Target.detachedFromTarget") {
 			delete(f.sessions, p.SessionID)
-			run.r.spec.Journal.Detached(p.SessionID)
 		}
 		if f.foreign[p.SessionID] {
 			if h.Is("Target.detachedFromTarget") {
@@ -251,15 +245,20 @@ func (run *relayRun) worldAnswer(rw worldRewrite, h *transport.Head, msg []byte)
 }
 
 // answerClient writes an answer of the relay's own to the client.
-func (run *relayRun) answerClient(msg []byte) {
-	if h, _ := transport.ScanHead(msg); h.HasID {
-		run.r.spec.Journal.Answer(h.ID, h.HasError, msg)
-	}
-	if err := run.r.spec.Client.Write(msg, false); err != nil {
+func (run *relayRun) answerClient(msg []byte) { run.refuseClient(msg, nil) }
+
+// refuseClient writes an answer of the relay's own to the client; refused,
+// when set, says why it refused the request (the stages' observers keep
+// it: a journal's denial).
+func (run *relayRun) refuseClient(msg []byte, refused *Refusal) {
+	written, err := run.answer(len(run.stages), msg, refused)
+	if err != nil {
 		run.forwardFailed(err)
 		return
 	}
-	run.r.spec.Traffic.toClient(int64(len(msg)))
+	if written {
+		run.r.spec.Traffic.toClient(int64(len(msg)))
+	}
 }
 
 // worldCloseBrowser is the client's Browser.close inside a world: the

@@ -129,11 +129,11 @@ func namesNoURL(msg []byte) bool {
 	return !bytes.Contains(msg, []byte(`"url"`)) && !bytes.Contains(msg, []byte(`\u`))
 }
 
-// worldDeny answers a request the doors refused, and journals it.
+// worldDeny answers a request the doors refused, with the refusal for the
+// stages (the journal's denial).
 func (run *relayRun) worldDeny(msg *transport.Message, h *transport.Head, what, rule, text string) {
-	run.r.spec.Journal.Denied(string(h.Method), what, rule)
 	run.log.Info().Str("world", run.world.w.Name()).Str("method", string(h.Method)).Str("rule", rule).Msg("a world's client was refused a door out of its wall")
-	run.answerClient(errorAnswer(h.ID, h.SessionID, codeServerError, text))
+	run.refuseClient(errorAnswer(h.ID, h.SessionID, codeServerError, text), &Refusal{Method: string(h.Method), What: what, Rule: rule})
 	msg.Release()
 }
 

@@ -1,6 +1,8 @@
 package relay
 
 import (
+	"context"
+
 	"github.com/cdpvisor/cdpvisor/fsm"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
@@ -13,8 +15,15 @@ import (
 // Before, the client was not answered Target.createTarget until then: the
 // world's round trips with the page came on top of the client's own.
 
-// prepare has the world prepare a page its client made, off the actor:
-// the worker's answer comes back on prepared.
+// navigatesPage are the requests that start a page's next document.
+var navigatesPage = map[string]bool{
+	"Page.navigate":               true,
+	"Page.reload":                 true,
+	"Page.navigateToHistoryEntry": true,
+}
+
+// prepare has the world prepare a page its client made, off the actor;
+// pagePrepared follows in the actor.
 func (run *relayRun) prepare(target string) {
 	f := run.world
 	if f.preparing == nil {
@@ -22,12 +31,9 @@ func (run *relayRun) prepare(target string) {
 	}
 	f.preparing[target] = true
 	gen := f.gen
-	run.workers.Go(func() {
-		f.w.PreparePage(run.ctx, gen, target)
-		select {
-		case run.prepared <- target:
-		case <-run.quit:
-		}
+	run.goThen(func(ctx context.Context) func() {
+		f.w.PreparePage(ctx, gen, target)
+		return func() { run.pagePrepared(target) }
 	})
 }
 
@@ -58,6 +64,6 @@ func (run *relayRun) pagePrepared(target string) {
 			return
 		}
 		h, _ := transport.ScanHead(m.B)
-		run.send(m, &h)
+		run.sendOn(m, &h) // past the stages already: on to the wall
 	}
 }

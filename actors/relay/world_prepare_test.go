@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
@@ -42,20 +43,20 @@ func (w preparingWorld) PreparePage(ctx context.Context, _ int, target string) {
 // its navigation, and what it sends after, wait until the page is
 // prepared, then go in the order sent.
 func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
-	client, chromium := newChanConn(), newChanConn()
+	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	world := preparingWorld{asked: make(chan string, 1), done: make(chan struct{})}
 	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, World: world, WorldContext: "W", Log: zerolog.New(zerolog.NewTestWriter(t))})
 	expect := func(id int64, method string) {
 		t.Helper()
-		if h := scan(t, chromium.next(t)); !h.HasID || h.ID != id || !h.Is(method) {
+		if h := scan(t, chromium.Next(t)); !h.HasID || h.ID != id || !h.Is(method) {
 			t.Fatalf("Chromium got %+v, want %d %s", h, id, method)
 		}
 	}
-	client.in <- []byte(`{"id":1,"method":"Target.createTarget","params":{"url":"about:blank"}}`)
+	client.In <- []byte(`{"id":1,"method":"Target.createTarget","params":{"url":"about:blank"}}`)
 	expect(1, "Target.createTarget")
-	chromium.in <- []byte(`{"id":1,"result":{"targetId":"T1"}}`)
-	if h := scan(t, client.next(t)); !h.HasID || h.ID != 1 {
+	chromium.In <- []byte(`{"id":1,"result":{"targetId":"T1"}}`)
+	if h := scan(t, client.Next(t)); !h.HasID || h.ID != 1 {
 		t.Fatalf("the client got %+v, want the answer to its createTarget while the page is prepared", h)
 	}
 	select {
@@ -66,19 +67,19 @@ func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the world was not asked to prepare the page")
 	}
-	client.in <- []byte(`{"id":2,"method":"Page.enable","sessionId":"S"}`)
+	client.In <- []byte(`{"id":2,"method":"Page.enable","sessionId":"S"}`)
 	expect(2, "Page.enable")
-	client.in <- []byte(`{"id":3,"method":"Page.navigate","params":{"url":"http://127.0.0.1:1/"},"sessionId":"S"}`)
-	client.in <- []byte(`{"id":4,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"S"}`)
+	client.In <- []byte(`{"id":3,"method":"Page.navigate","params":{"url":"http://127.0.0.1:1/"},"sessionId":"S"}`)
+	client.In <- []byte(`{"id":4,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"S"}`)
 	select {
-	case b := <-chromium.out:
+	case b := <-chromium.Out:
 		t.Fatalf("Chromium got %s while the page was being prepared", b)
 	case <-time.After(300 * time.Millisecond):
 	}
 	close(world.done)
 	expect(3, "Page.navigate")
 	expect(4, "Runtime.evaluate")
-	client.in <- []byte(`{"id":5,"method":"Page.reload","sessionId":"S"}`)
+	client.In <- []byte(`{"id":5,"method":"Page.reload","sessionId":"S"}`)
 	expect(5, "Page.reload")
 }
 

@@ -105,7 +105,11 @@ func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func
 	if seen != nil {
 		ps.Browser = seen(b)
 	}
-	c := control.New(control.Spec{Worlds: w, Browser: ps.Browser, Endpoint: proxy.EndpointOf(l), Ports: ps.Token == "", Journal: j, Log: log})
+	cs := control.Spec{Worlds: w, Browser: ps.Browser, Endpoint: proxy.EndpointOf(l), Ports: ps.Token == "", Journal: j, Log: log}
+	if j != nil {
+		cs.Stages = append(cs.Stages, j.Taps(nil)) // the world relays' taps, as the coordinator wires them
+	}
+	c := control.New(cs)
 	ps.Scopes, ps.Mounts = c.Scopes(), append(ps.Mounts, c.Mounts()...)
 	p := proxy.New(ps, l)
 	sup := suture.New("instance", suture.Spec{EventHook: actor.SupervisorHook(log), Timeout: 20 * time.Second})

@@ -33,15 +33,14 @@ type Spec struct {
 	// Ports gives every world a port of its own (a loopback endpoint; under
 	// a token, beyond loopback, worlds keep the path form).
 	Ports bool
-	// Holds is a human's hold on a world (the live view's takeover), which
-	// the world's relays obey; nil: none.
-	Holds func(ctx context.Context, world string) (relay.Hold, error)
-	// Journal keeps each world's record of what its clients did; nil: not
-	// kept. ClientCommand names the command a wrap --isolate runs in a
-	// world ("" when none or unknown), for the journal's client.
-	Journal       *journal.Actor
-	ClientCommand func(world string) string
-	Log           zerolog.Logger
+	// Stages make, in their order, the stages of each world client's relay
+	// (relay.Stage: the journal's tap, a human's hold); a maker gives nil
+	// when it has none for that client (id: its relay's).
+	Stages []func(ctx context.Context, world string, id int64) relay.Stage
+	// Journal keeps each world's record of what its clients did, read at
+	// /context/NAME/journal; nil: not kept.
+	Journal *journal.Actor
+	Log     zerolog.Logger
 }
 
 // Control is the worlds' surface on one endpoint. Immutable: the worlds

@@ -7,7 +7,6 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/guard"
-	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -70,20 +69,15 @@ func (s *scope) NewPage(ctx context.Context, url string) (string, error) {
 	return id, said(err)
 }
 
-// Wall puts a client's relay into the world: the wall, a human's hold,
-// the journal's tap.
+// Wall puts a client's relay into the world: the wall, and the stages
+// the world's features give its clients (the journal's tap, a human's
+// hold).
 func (s *scope) Wall(ctx context.Context, spec *relay.Spec) {
-	name := s.world.Name()
 	spec.World, spec.WorldContext = s.world, s.context
-	if s.c.spec.Holds != nil {
-		spec.Hold, _ = s.c.spec.Holds(ctx, name) // none: the live view is stopping
-	}
-	if j := s.c.spec.Journal; j != nil {
-		client := journal.Client{ID: spec.ID}
-		if s.c.spec.ClientCommand != nil {
-			client.Command = s.c.spec.ClientCommand(name)
+	for _, stageOf := range s.c.spec.Stages {
+		if st := stageOf(ctx, s.world.Name(), spec.ID); st != nil {
+			spec.Stages = append(spec.Stages, st)
 		}
-		spec.Journal = j.Tap(name, client)
 	}
 }
 
