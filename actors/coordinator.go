@@ -15,22 +15,19 @@ import (
 	"github.com/thejerf/suture/v4"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
-	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
-	"github.com/cdpvisor/cdpvisor/actors/extensions"
 	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
-	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+	"github.com/cdpvisor/cdpvisor/actors/leases"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
-	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
-	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 )
 
 // CoordinatorConfig is what `serve` and `mcp` configure.
@@ -103,7 +100,7 @@ type Coordinator struct {
 // NewCoordinator binds the default endpoint and writes the state files, so
 // a port in use or an unwritable state dir fails before anything starts.
 func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
-	profilesDir, err := chooseProfilesDir(cfg)
+	profilesDir, err := profiles.Choose(cfg.ProfilesDir, cfg.StateDir, cfg.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +130,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if !cfg.NoJournal {
 		c.journal = journal.New(journal.Spec{Dir: journal.DirIn(cfg.StateDir), Passing: worlds.IsFresh, Log: cfg.Log})
 	}
-	c.liveView = newLiveView(cfg.Log, c.journalHold())
+	c.liveView = liveview.New(liveview.Spec{OnHold: c.journal.HoldHook(), Log: cfg.Log.With().Str("actor", "liveview").Logger()})
 	if profilesDir != "" {
 		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
 	}
@@ -157,7 +154,15 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	c.registry = NewRegistry(cfg.Log, c.def)
 	c.root.Add(c.state)
 	c.root.Add(c.registry)
-	c.root.Add(c.leasesActor())
+	// The worlds `wrap --isolate` made for its child close once that wrap
+	// has ended: the wrap runs in another process, and leaves its lease in
+	// this coordinator's state dir.
+	c.root.Add(leases.New(leases.Spec{
+		StateDir: cfg.StateDir, PID: os.Getpid(), Close: c.closeWorld, Alive: proc.PidAlive, Log: cfg.Log,
+		Gone: func(err error) bool {
+			return errors.Is(err, worlds.ErrUnknownWorld) || errors.Is(err, ErrUnknownInstance)
+		},
+	}))
 	c.root.Add(c.metrics)
 	if c.profiles != nil {
 		c.root.Add(c.profiles)
@@ -190,79 +195,54 @@ func listenDefault(cfg CoordinatorConfig) (net.Listener, error) {
 	return proxy.Listen(cfg.Port)
 }
 
-// buildInstance makes an instance serving on l, wired to the coordinator:
-// its health report, metrics and client counts. Its downloads land in
-// downloadDir, or "" in its own folder under the coordinator's download
-// dir; a dir it cannot write to fails here, before any browser starts.
-func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloadDir string, usersBrowser launch.Launcher) (*Instance, error) {
-	id := NewInstanceID(time.Now())
-	tidy, check := downloadDir == "", downloadDir
-	if tidy { // Chromium makes its own folder at its first download
-		downloadDir, check = downloads.InstanceDir(c.cfg.DownloadDir, id), c.cfg.DownloadDir
+// worldsJournal is the journal as the worlds see it; nil when it is off.
+func (c *Coordinator) worldsJournal() worlds.Journal {
+	if c.journal == nil {
+		return nil // not a nil *journal.Actor in the interface
 	}
-	if err := downloads.Prepare(check); err != nil {
-		return nil, err
-	}
-	if c.guard != nil { // every launch is told to the guard before its spawn
-		opts.Guard = c.guard
-		c.guard.Downloads(downloadDir, tidy)
-	}
-	log := c.cfg.Log.With().Str("instance", id).Logger()
-	spec := browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log}
-	if usersBrowser != nil {
-		spec.Launcher, spec.UsersBrowser = usersBrowser, true
-	}
-	b := browser.New(spec)
-	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
-	var wl *worlds.Actor
-	if !bidi { // a world is a browser context over CDP
-		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journalHost(), Journal: c.worldsJournal(), Downloads: downloadDir, Log: log})
-	}
-	var ext *extensions.Actor
-	if !bidi { // loaded over CDP
-		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
-	}
-	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOfContext(wl), OnDownload: c.journalDownload(), Log: log})
-	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: proxy.EndpointOf(l), Ports: c.cfg.Token == "",
-		Stages: c.relayStages(id), Journal: c.journal, Log: log})
-	p := proxy.New(proxy.Spec{
-		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Scopes: ctl.Scopes(),
-		Mounts: append(c.mounts(), ctl.Mounts()...),
-		Report: c.Report, Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
-		OnClients: func(ctx context.Context, n int) {
-			c.metrics.SetClients(id, n)
-			_ = b.SetClients(ctx, n)
-		},
-	}, l)
-	sup := suture.New("instance "+id, InstanceSupervisorSpec(c.hook))
-	// suture v4 stops a supervisor's children at once, not in reverse order
-	// (stopSupervisor cancels them concurrently): each stops on its own,
-	// without counting on another being there still.
-	sup.Add(d)
-	sup.Add(b)
-	if wl != nil {
-		sup.Add(wl) // after the browser: it follows its events; before the endpoint: its relays ask it
-	}
-	if ext != nil {
-		sup.Add(ext) // before the endpoint: its relays tell it, its Origin check asks it
-	}
-	if ports := ctl.Ports(p); ports != nil {
-		sup.Add(ports)
-	}
-	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Control: ctl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
+	return c.journal
 }
 
-// relayStages makes the stages of each world client's relay of an
-// instance, in their order: the journal's tap (which sees each request as
-// the client sent it), a human's hold.
-func (c *Coordinator) relayStages(instance string) []func(ctx context.Context, world string, id int64) relay.Stage {
-	var stages []func(ctx context.Context, world string, id int64) relay.Stage
-	if c.journal != nil {
-		stages = append(stages, c.journal.Taps(isolateCommand(c.cfg.StateDir, instance, c.def == nil)))
+// keptWorlds is the profiles as the WorldsActors see them; nil keeps
+// nothing.
+func (c *Coordinator) keptWorlds() worlds.Profiles {
+	if c.profiles == nil {
+		return nil
 	}
-	return append(stages, c.liveView.Holds(instance))
+	return c.profiles
 }
+
+// keepWait bounds the last save of the worlds when cdpvisor stops: a
+// browser that does not answer must not hold the stop.
+const keepWait = 3 * time.Second
+
+// keepWorlds reads every instance's kept worlds a last time and writes
+// them, before the browsers stop (SIGTERM, stdin's end, Ctrl-C).
+func (c *Coordinator) keepWorlds() {
+	if c.profiles == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), keepWait)
+	defer cancel()
+	for _, inst := range c.registry.All(ctx) {
+		if inst.Worlds == nil {
+			continue
+		}
+		if err := inst.Worlds.Keep(ctx); err != nil {
+			c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("the worlds were not read a last time before the stop; what they last saved is kept")
+		}
+	}
+	if err := c.profiles.Flush(ctx); err != nil {
+		c.cfg.Log.Warn().Err(err).Msg("the worlds' last storage was not written")
+	}
+}
+
+// LiveView is the live view's URL on the default endpoint (beyond
+// loopback, add ?token=TOKEN).
+func (c *Coordinator) LiveView() string { return c.def.Proxy.Endpoint() + liveview.Path }
+
+// LiveViewActor is the coordinator's live view (tests, the benchmark).
+func (c *Coordinator) LiveViewActor() *liveview.Actor { return c.liveView }
 
 // Default is the default instance.
 func (c *Coordinator) Default() *Instance { return c.def }
@@ -305,7 +285,14 @@ func (c *Coordinator) mounts() []proxy.Mount {
 // watch has the metrics count an instance's browsers, and the live view
 // show it.
 func (c *Coordinator) watch(ctx context.Context, inst *Instance) {
-	c.showLive(ctx, inst)
+	li := liveview.Instance{ID: inst.ID, Default: inst == c.def, Endpoint: inst.Proxy.Endpoint(), Browser: inst.Browser, Downloads: inst.Downloads,
+		Worlds: inst.Worlds, Command: leases.CommandOf(c.cfg.StateDir, inst.ID, inst == c.def)}
+	if err := c.liveView.Watch(ctx, li); err != nil && ctx.Err() == nil {
+		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("the live view does not show this instance")
+	}
+	if inst == c.def {
+		c.cfg.Log.Info().Str("live_view", c.LiveView()).Msg("live view: open it in a browser to watch and take over the agents' pages")
+	}
 	if err := c.metrics.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("its browsers are not counted in the metrics")
 	}

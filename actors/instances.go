@@ -10,12 +10,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/thejerf/suture/v4"
+
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/extensions"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
+	"github.com/cdpvisor/cdpvisor/actors/leases"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 )
 
 // InstanceRequest asks for a new instance.
@@ -173,4 +181,123 @@ func (c *Coordinator) publishInstances(ctx context.Context) {
 	if err := c.state.SetInstances(ctx, records); err != nil {
 		c.cfg.Log.Warn().Err(err).Msg("state files not updated")
 	}
+}
+
+// WorldsOf is the worlds' surface of an instance ("" for the default
+// one), where its worlds are made, listed, guarded, seeded and closed
+// (control.Control): refused for a Firefox instance, which has none.
+func (c *Coordinator) WorldsOf(ctx context.Context, ref string) (*control.Control, error) {
+	inst, err := c.Instance(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if inst.Worlds == nil {
+		return nil, fmt.Errorf("instance %s runs %s over WebDriver BiDi: worlds are browser contexts of a Chromium-family browser over CDP", inst.ID, inst.Protocol)
+	}
+	return inst.Control, nil
+}
+
+// closeWorld closes a world of an instance ("" for the default one).
+func (c *Coordinator) closeWorld(ctx context.Context, ref, name string) error {
+	w, err := c.WorldsOf(ctx, ref)
+	if err != nil {
+		return err
+	}
+	return w.CloseWorld(ctx, name)
+}
+
+// PortRange is an inclusive range of ports for extra instances
+// (--instance-ports 3301-3399, the seed's pool).
+type PortRange struct{ Lo, Hi int }
+
+// ParsePortRange reads "LO-HI".
+func ParsePortRange(s string) (PortRange, error) {
+	lo, hi, ok := strings.Cut(s, "-")
+	a, errA := strconv.Atoi(strings.TrimSpace(lo))
+	b, errB := strconv.Atoi(strings.TrimSpace(hi))
+	if !ok || errA != nil || errB != nil || a < 1 || b > 65535 || a > b {
+		return PortRange{}, fmt.Errorf("port range %q: want LO-HI within 1-65535, e.g. 3301-3399", s)
+	}
+	return PortRange{Lo: a, Hi: b}, nil
+}
+
+// IsZero reports an unset range (any free port).
+func (r PortRange) IsZero() bool { return r.Lo == 0 && r.Hi == 0 }
+
+// buildInstance makes an instance serving on l, wired to the coordinator:
+// its health report, metrics and client counts. Its downloads land in
+// downloadDir, or "" in its own folder under the coordinator's download
+// dir; a dir it cannot write to fails here, before any browser starts.
+func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloadDir string, usersBrowser launch.Launcher) (*Instance, error) {
+	id := NewInstanceID(time.Now())
+	tidy, check := downloadDir == "", downloadDir
+	if tidy { // Chromium makes its own folder at its first download
+		downloadDir, check = downloads.InstanceDir(c.cfg.DownloadDir, id), c.cfg.DownloadDir
+	}
+	if err := downloads.Prepare(check); err != nil {
+		return nil, err
+	}
+	if c.guard != nil { // every launch is told to the guard before its spawn
+		opts.Guard = c.guard
+		c.guard.Downloads(downloadDir, tidy)
+	}
+	log := c.cfg.Log.With().Str("instance", id).Logger()
+	spec := browser.Spec{Instance: id, Launch: opts, Launcher: launchers.For(c.cfg.Sys, opts.Browser), HangTimeout: c.cfg.HangTimeout, IdleStop: c.cfg.IdleStop, Words: c.cfg.Words, Log: log}
+	if usersBrowser != nil {
+		spec.Launcher, spec.UsersBrowser = usersBrowser, true
+	}
+	b := browser.New(spec)
+	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
+	var wl *worlds.Actor
+	if !bidi { // a world is a browser context over CDP
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journal.HostHook(), Journal: c.worldsJournal(), Downloads: downloadDir, Log: log})
+	}
+	var ext *extensions.Actor
+	if !bidi { // loaded over CDP
+		ext = extensions.New(extensions.Spec{Instance: id, Browser: b, Log: log})
+	}
+	var worldOf downloads.WorldOf // which world a context's downloads are
+	if wl != nil {
+		worldOf = wl.WorldOfContext
+	}
+	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOf, OnDownload: c.journal.DownloadHook(), Log: log})
+	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: proxy.EndpointOf(l), Ports: c.cfg.Token == "",
+		Stages: c.relayStages(id), Journal: c.journal, Log: log})
+	p := proxy.New(proxy.Spec{
+		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Scopes: ctl.Scopes(),
+		Mounts: append(c.mounts(), ctl.Mounts()...),
+		Report: c.Report, Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
+		OnClients: func(ctx context.Context, n int) {
+			c.metrics.SetClients(id, n)
+			_ = b.SetClients(ctx, n)
+		},
+	}, l)
+	sup := suture.New("instance "+id, InstanceSupervisorSpec(c.hook))
+	// suture v4 stops a supervisor's children at once, not in reverse order
+	// (stopSupervisor cancels them concurrently): each stops on its own,
+	// without counting on another being there still.
+	sup.Add(d)
+	sup.Add(b)
+	if wl != nil {
+		sup.Add(wl) // after the browser: it follows its events; before the endpoint: its relays ask it
+	}
+	if ext != nil {
+		sup.Add(ext) // before the endpoint: its relays tell it, its Origin check asks it
+	}
+	if ports := ctl.Ports(p); ports != nil {
+		sup.Add(ports)
+	}
+	sup.Add(p)
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Control: ctl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
+}
+
+// relayStages makes the stages of each world client's relay of an
+// instance, in their order: the journal's tap (which sees each request as
+// the client sent it), a human's hold.
+func (c *Coordinator) relayStages(instance string) []func(ctx context.Context, world string, id int64) relay.Stage {
+	var stages []func(ctx context.Context, world string, id int64) relay.Stage
+	if c.journal != nil {
+		stages = append(stages, c.journal.Taps(leases.CommandOf(c.cfg.StateDir, instance, c.def == nil)))
+	}
+	return append(stages, c.liveView.Holds(instance))
 }

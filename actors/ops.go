@@ -2,13 +2,18 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // InstanceStatus is what coordinator_status and `status` report of one
@@ -169,4 +174,40 @@ func (c *Coordinator) Touch(ctx context.Context) {
 	for _, inst := range c.registry.All(ctx) {
 		_ = inst.Browser.Touch(ctx)
 	}
+}
+
+// RequestHuman asks a human through the live view to look at a world
+// ("": the most recently active one) and waits for their answer until ctx
+// ends. A world is looked for in every instance, the default one first.
+func (c *Coordinator) RequestHuman(ctx context.Context, world, reason string) (liveview.HumanAnswer, error) {
+	req := liveview.HumanRequest{Instance: c.def.ID, World: world, Reason: reason}
+	if world != "" {
+		for _, inst := range c.registry.All(ctx) {
+			if inst.Worlds == nil {
+				continue
+			}
+			list, err := inst.Worlds.List(ctx)
+			if err == nil && slices.ContainsFunc(list, func(s worlds.Summary) bool { return s.Name == world }) {
+				req.Instance = inst.ID
+				break
+			}
+		}
+	}
+	return c.liveView.RequestHuman(ctx, req)
+}
+
+// ErrNoJournal: the coordinator keeps no journal (serve --journal=false).
+var ErrNoJournal = errors.New("the journal is off: this coordinator keeps no journal of its worlds")
+
+// Journal is the journal of the world called name after since (an
+// entry's seq or an RFC 3339 time; "": all of it), oldest first.
+func (c *Coordinator) Journal(ctx context.Context, name, since string) ([]journal.Entry, error) {
+	if c.journal == nil {
+		return nil, ErrNoJournal
+	}
+	s, err := journal.ParseSince(since)
+	if err != nil {
+		return nil, err
+	}
+	return c.journal.Read(ctx, name, s, false)
 }

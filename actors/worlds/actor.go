@@ -288,3 +288,20 @@ type (
 		reply chan error
 	}
 )
+
+// WorldOfContext says which world a browser context is the own context of
+// ("" when none), from the book (the DownloadsActor asks it). Contexts a
+// world's clients made inside it are not in the book's summaries: their
+// downloads land in the instance's folder.
+func (a *Actor) WorldOfContext(ctx context.Context, contextID string) (string, error) {
+	list, err := a.List(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, w := range list {
+		if w.Context == contextID {
+			return w.Name, nil
+		}
+	}
+	return "", nil
+}

@@ -65,6 +65,26 @@ func New(spec Spec) *Control {
 // worlds (a Firefox instance's).
 var ErrNoWorlds = errors.New("this endpoint has no worlds: a world is a browser context of a Chromium-family browser over CDP, and this instance runs Firefox over WebDriver BiDi")
 
+// ready refuses an operation on the world called name: this endpoint has
+// no worlds, or no world can have that name. The name is checked here,
+// once: the world requests and the coordinator's callers both come
+// through the methods that take one.
+func (c *Control) ready(name string) error {
+	if c.spec.Worlds == nil {
+		return ErrNoWorlds
+	}
+	return worlds.CheckName(name)
+}
+
+// Summaries are the worlds as the WorldsActor lists them: name, clients,
+// pages, what each keeps.
+func (c *Control) Summaries(ctx context.Context) ([]worlds.Summary, error) {
+	if c.spec.Worlds == nil {
+		return nil, ErrNoWorlds
+	}
+	return c.spec.Worlds.List(ctx)
+}
+
 // Scopes are the worlds as the proxy serves them; nil without worlds.
 func (c *Control) Scopes() proxy.Scopes {
 	if c.spec.Worlds == nil {

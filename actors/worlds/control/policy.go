@@ -37,12 +37,15 @@ func PolicyOf(p worldapi.Policy) (worlds.Network, error) {
 // gets this one only with replace. A policy that cannot be read is
 // refused before anything is made; an empty one does nothing.
 func (c *Control) GuardWorld(ctx context.Context, name string, r worldapi.Policy, replace bool) (made bool, err error) {
+	if r.Empty() {
+		return false, nil
+	}
+	if err := c.ready(name); err != nil {
+		return false, err
+	}
 	n, err := PolicyOf(r)
 	if err != nil || n.None() {
 		return false, err
-	}
-	if c.spec.Worlds == nil {
-		return false, ErrNoWorlds
 	}
 	return c.spec.Worlds.MakeGuarded(ctx, name, n, replace)
 }

@@ -22,8 +22,8 @@ import (
 // endpoints; Created says it was made now. Nothing is launched: its
 // context is made in the running browser, or in the next one.
 func (c *Control) OpenWorld(ctx context.Context, name string) (worldapi.Status, error) {
-	if c.spec.Worlds == nil {
-		return worldapi.Status{}, ErrNoWorlds
+	if err := c.ready(name); err != nil {
+		return worldapi.Status{}, err
 	}
 	made, err := c.spec.Worlds.Make(ctx, name)
 	if err != nil {
@@ -76,8 +76,8 @@ func (c *Control) WorldStatuses(ctx context.Context) ([]worldapi.Status, error) 
 // CloseWorld closes the world called name (worlds.Actor.Close); once it
 // returns, its port refuses connections.
 func (c *Control) CloseWorld(ctx context.Context, name string) error {
-	if c.spec.Worlds == nil {
-		return ErrNoWorlds
+	if err := c.ready(name); err != nil {
+		return err
 	}
 	if err := c.spec.Worlds.Close(ctx, name); err != nil {
 		return err

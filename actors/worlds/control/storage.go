@@ -21,8 +21,8 @@ import (
 // the seed, whole or not at all (worlds.Actor.Seed), and answers its
 // endpoints with what the seed gave. A refused seed makes nothing.
 func (c *Control) SeedWorld(ctx context.Context, name string, s worlds.Seed) (worldapi.Status, error) {
-	if c.spec.Worlds == nil {
-		return worldapi.Status{}, ErrNoWorlds
+	if err := c.ready(name); err != nil {
+		return worldapi.Status{}, err
 	}
 	if len(s.FromUserBrowser) > 0 && c.spec.Worlds.UsersBrowser() && s.Browser.Generation == 0 {
 		// The user's browser is read now: connected first, as a client's
@@ -50,8 +50,8 @@ func (c *Control) SeedWorld(ctx context.Context, name string, s worlds.Seed) (wo
 // profile (worlds.Actor.Forget); once it returns, its port refuses
 // connections.
 func (c *Control) ForgetWorld(ctx context.Context, name string) error {
-	if c.spec.Worlds == nil {
-		return ErrNoWorlds
+	if err := c.ready(name); err != nil {
+		return err
 	}
 	if err := c.spec.Worlds.Forget(ctx, name); err != nil {
 		return err
@@ -63,8 +63,8 @@ func (c *Control) ForgetWorld(ctx context.Context, name string) error {
 // ExportWorld is the storage state of the world called name, open or
 // kept (worlds.Actor.Export).
 func (c *Control) ExportWorld(ctx context.Context, name string) (storagestate.State, error) {
-	if c.spec.Worlds == nil {
-		return storagestate.State{}, ErrNoWorlds
+	if err := c.ready(name); err != nil {
+		return storagestate.State{}, err
 	}
 	return c.spec.Worlds.Export(ctx, name)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/control"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
@@ -218,7 +219,7 @@ func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (
 	}
 	var ws worldapi.Status
 	if req.Empty() {
-		ws, err = d.c.OpenWorld(ctx, id, n)
+		ws, err = openNamedWorld(ctx, d, id, n)
 	} else {
 		ws, err = seedWorld(ctx, d, id, n, req)
 	}
@@ -279,7 +280,7 @@ func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool,
 	case had.Name == "":
 		return toolErrorf(tool, "unknown world %q in instance %s; %s", name, id, knownWorlds(list))
 	case forget:
-		if err := d.c.ForgetWorld(ctx, id, name); err != nil {
+		if err := onWorld(ctx, d, id, name, (*control.Control).ForgetWorld); err != nil {
 			return toolError(tool, err)
 		}
 		return result(worldClosedAnswer{Clients: had.Clients, Closed: name, Forgot: true, Instance: id, Pages: had.Pages},
@@ -287,7 +288,7 @@ func closeWorld(ctx context.Context, d deps, tool, id, name string, forget bool,
 	case !had.Open && had.Kept:
 		return toolErrorf(tool, "world %q of instance %s is not open, only kept; pass forget: true to delete what it keeps", name, id)
 	}
-	if err := d.c.CloseWorld(ctx, id, name); err != nil {
+	if err := onWorld(ctx, d, id, name, (*control.Control).CloseWorld); err != nil {
 		return toolError(tool, err) // closed meanwhile: the error names the open ones
 	}
 	kept := "the name is free again"
@@ -316,4 +317,22 @@ func knownWorlds(list []worldapi.Status) string {
 		out += "; kept, not open: " + strings.Join(kept, ", ")
 	}
 	return out
+}
+
+// openNamedWorld makes or finds a world of the instance id.
+func openNamedWorld(ctx context.Context, d deps, id, name string) (worldapi.Status, error) {
+	w, err := d.c.WorldsOf(ctx, id)
+	if err != nil {
+		return worldapi.Status{}, err
+	}
+	return w.OpenWorld(ctx, name)
+}
+
+// onWorld closes or forgets (do) a world of the instance id.
+func onWorld(ctx context.Context, d deps, id, name string, do func(*control.Control, context.Context, string) error) error {
+	w, err := d.c.WorldsOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	return do(w, ctx, name)
 }

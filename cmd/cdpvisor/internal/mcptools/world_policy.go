@@ -58,7 +58,11 @@ func guardWorld(ctx context.Context, d deps, id, name string, a contextArgs) (bo
 	if _, err := control.PolicyOf(policy); err != nil { // checked whole before the coordinator is asked
 		return false, err
 	}
-	return d.c.GuardWorld(ctx, id, name, policy, replace)
+	w, err := d.c.WorldsOf(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	return w.GuardWorld(ctx, name, policy, replace)
 }
 
 // policyError words a refused policy: nothing was made or changed.

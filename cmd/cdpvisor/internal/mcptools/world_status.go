@@ -16,7 +16,11 @@ func instanceWorlds(ctx context.Context, d deps, id, protocol string) ([]worldap
 	if protocol == string(launch.ProtocolBiDi) {
 		return nil, nil
 	}
-	return d.c.WorldStatuses(ctx, id)
+	w, err := d.c.WorldsOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return w.WorldStatuses(ctx)
 }
 
 // worldLine is a world in a line of text, under its instance's.

@@ -72,7 +72,11 @@ func seedWorld(ctx context.Context, d deps, id, name string, req worldapi.Seed) 
 	if err != nil {
 		return worldapi.Status{}, err
 	}
-	return d.c.SeedWorld(ctx, id, name, seed)
+	w, err := d.c.WorldsOf(ctx, id)
+	if err != nil {
+		return worldapi.Status{}, err
+	}
+	return w.SeedWorld(ctx, name, seed)
 }
 
 // seedError words a refused seed: nothing was made or changed. The
@@ -128,7 +132,7 @@ func exportWorld(ctx context.Context, d deps, tool, id, name string) (*mcp.CallT
 	if err := worlds.CheckName(name); err != nil {
 		return toolError(tool, err)
 	}
-	st, err := d.c.ExportWorld(ctx, id, name)
+	st, err := exportStorage(ctx, d, id, name)
 	if err != nil {
 		if errors.Is(err, worlds.ErrUnknownWorld) {
 			err = fmt.Errorf("%w; browser_context list shows the worlds open or kept", err)
@@ -139,4 +143,13 @@ func exportWorld(ctx context.Context, d deps, tool, id, name string) (*mcp.CallT
 	return result(worldExportedAnswer{Instance: id, Name: name, StorageState: st},
 		fmt.Sprintf("world %s of instance %s: a storage state of %d cookie(s) and the localStorage of %d origin(s), in storage_state "+
 			"(Playwright's format: newContext({storageState}) and browser_context import take it)", name, id, cookies, origins))
+}
+
+// exportStorage is the storage state of a world of the instance id.
+func exportStorage(ctx context.Context, d deps, id, name string) (storagestate.State, error) {
+	w, err := d.c.WorldsOf(ctx, id)
+	if err != nil {
+		return storagestate.State{}, err
+	}
+	return w.ExportWorld(ctx, name)
 }

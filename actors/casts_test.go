@@ -23,10 +23,11 @@ func TestLiveViewCastsOnlyWhileSomeoneWatches(t *testing.T) {
 		ReadyTimeout: 20 * time.Second, StopGrace: 2 * time.Second,
 	}})
 	ctx := served.Context(t)
-	endpoint, err := c.WorldEndpoint(ctx, "", "watched")
+	w, err := c.WorldsOf(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	endpoint := w.PathEndpoint("watched")
 	if code, body, _ := actortest.HTTPDo(t, http.MethodPut, endpoint+"/json/new?about:blank", ""); code != http.StatusOK {
 		t.Fatalf("/json/new in the world: %d %s", code, body)
 	}

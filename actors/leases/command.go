@@ -1,4 +1,4 @@
-package actors
+package leases
 
 import (
 	"bytes"
@@ -7,24 +7,22 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/cdpvisor/cdpvisor/actors/leases"
 )
 
 // runners are commands that run the program named next (npx
 // chrome-devtools-mcp): the live view names both.
 var runners = []string{"node", "npx", "npm", "pnpm", "bunx", "bun", "deno", "uvx", "python", "python3"}
 
-// isolateCommand says which command a `wrap --isolate` runs in a world of
-// an instance ("" when no lease of this coordinator names the world, or the
+// CommandOf says which command a `wrap --isolate` runs in a world of an
+// instance ("" when no lease of this coordinator names the world, or the
 // system does not say a process's command line): the wrap's lease names its
 // pid, and its command line holds the child's after "--".
-func isolateCommand(stateDir, instance string, isDefault bool) func(world string) string {
+func CommandOf(stateDir, instance string, isDefault bool) func(world string) string {
 	return func(world string) string {
-		files, _ := filepath.Glob(filepath.Join(leases.Dir(stateDir), "*.json"))
+		files, _ := filepath.Glob(filepath.Join(Dir(stateDir), "*.json"))
 		for _, f := range files {
 			b, err := os.ReadFile(f)
-			var l leases.Lease
+			var l Lease
 			if err != nil || json.Unmarshal(b, &l) != nil || l.Coordinator != os.Getpid() || l.World != world {
 				continue
 			}
