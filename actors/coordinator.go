@@ -22,6 +22,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/leases"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
+	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
@@ -30,53 +31,62 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
-// CoordinatorConfig is what `serve` and `mcp` configure.
+// CoordinatorConfig is what `serve` and `mcp` configure, grouped by what
+// it configures.
 type CoordinatorConfig struct {
-	Port   int            // the default instance's endpoint port (0 = any free port)
-	Launch launch.Options // how the default instance launches its browser
-	// UsersBrowser, when set, is the launcher of the user's own browser
-	// (launchers.UsersBrowser), which the default instance attaches to
-	// instead of launching one, and never stops (serve --attach).
-	UsersBrowser launch.Launcher
-	// Sys is the host the browsers run on, resolved once by the caller; its
-	// PreferWindows (--windows) makes the browsers that instances made later
-	// name by type (or leave to the default) Windows ones inside WSL.
-	Sys      launch.System
-	StateDir string
-	// ProfilesDir keeps the named worlds' storage; "": profiles in
-	// StateDir when it was given, else profiles.DefaultDir (the default
-	// state dir is gone after a reboot).
-	ProfilesDir   string
+	// The endpoints. Port is the default instance's (0 = any free port);
+	// Listen the host it binds ("" = 127.0.0.1): beyond loopback it needs
+	// Token, asked of every request but the probes; AllowHosts are the Host
+	// names it answers under besides loopback ones; AllowOrigins the
+	// websocket Origins allowed besides the endpoint's own.
+	Port          int
+	Listen        string
+	Token         string
+	AllowHosts    []string
 	AllowOrigins  []string
 	InstancePorts PortRange // ports for extra instances; zero: any free port
 	MaxInstances  int       // 0 = 99
-	// WatchdogExe is the cdpvisor executable that guards each launched
-	// browser against this process being killed; "" runs no watchdogs.
-	WatchdogExe string
-	// HangTimeout and IdleStop are every browser's (see browser.Spec).
-	HangTimeout time.Duration
-	IdleStop    time.Duration
+
+	// The browsers. Launch is how the default instance launches its
+	// browser; UsersBrowser, when set, the launcher of the user's own
+	// browser (launchers.UsersBrowser), which the default instance attaches
+	// to instead, and never stops (serve --attach). Sys is the host the
+	// browsers run on, resolved once by the caller; its PreferWindows
+	// (--windows) makes the browsers that instances made later name by type
+	// (or leave to the default) Windows ones inside WSL. HangTimeout and
+	// IdleStop are every browser's (see browser.Spec). WatchdogExe is the
+	// cdpvisor executable that guards each launched browser against this
+	// process being killed; "" runs no watchdogs.
+	Launch       launch.Options
+	UsersBrowser launch.Launcher
+	Sys          launch.System
+	HangTimeout  time.Duration
+	IdleStop     time.Duration
+	WatchdogExe  string
+
+	// Where things are kept. ProfilesDir keeps the named worlds' storage
+	// ("": profiles in StateDir when it was given, else
+	// profiles.DefaultDir, since the default state dir is gone after a
+	// reboot);
 	// DownloadDir is where downloads land, each instance's in a folder of
-	// its own named by its id; "" is downloads.DefaultRoot().
+	// its own named by its id ("": downloads.DefaultRoot()).
+	StateDir    string
+	ProfilesDir string
 	DownloadDir string
-	Version     string
-	// Listen is the host the default endpoint binds ("" = 127.0.0.1);
-	// beyond loopback it needs Token, asked of every request but the
-	// probes. AllowHosts are the Host names it answers under besides
-	// loopback ones.
-	Listen     string
-	Token      string
-	AllowHosts []string
-	// Words says the fixes of errors the endpoints answer (the command
-	// line's for the flags this coordinator was started with); nil: plain.
-	Words remedy.Words
-	// NoJournal turns the worlds' journal off (serve --journal=false):
-	// nothing is recorded of what their clients do.
-	NoJournal bool
-	// DebugPprof serves the Go runtime's profiles on the endpoint
-	// (serve --debug-pprof), to whoever may read /metrics.
+
+	// The features. NoJournal turns the worlds' journal off (serve
+	// --journal=false): nothing is recorded of what their clients do.
+	// DebugPprof serves the Go runtime's profiles on the endpoint (serve
+	// --debug-pprof), to whoever may read /metrics.
+	NoJournal  bool
 	DebugPprof bool
-	Log        zerolog.Logger
+
+	// The edge. Words says the fixes of errors the endpoints answer (the
+	// command line's for the flags this coordinator was started with); nil:
+	// plain.
+	Version string
+	Words   remedy.Words
+	Log     zerolog.Logger
 }
 
 // Coordinator is the supervision tree: the state and registry actors and
@@ -94,6 +104,7 @@ type Coordinator struct {
 	profiles *profiles.Actor // nil: no world is kept
 	liveView *liveview.Actor
 	journal  *journal.Actor // nil: off
+	features []plug.Feature // what it was built with (plugged), set before anything serves
 	draining atomic.Bool    // set once by Drain; read by every readiness probe
 }
 
@@ -137,6 +148,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if cfg.WatchdogExe != "" {
 		c.guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
 	}
+	c.features = c.plugged()
 	if c.def, err = c.buildInstance(cfg.Launch, l, "", cfg.UsersBrowser); err != nil {
 		l.Close()
 		return nil, err
@@ -154,25 +166,10 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	c.registry = NewRegistry(cfg.Log, c.def)
 	c.root.Add(c.state)
 	c.root.Add(c.registry)
-	// The worlds `wrap --isolate` made for its child close once that wrap
-	// has ended: the wrap runs in another process, and leaves its lease in
-	// this coordinator's state dir.
-	c.root.Add(leases.New(leases.Spec{
-		StateDir: cfg.StateDir, PID: os.Getpid(), Close: c.closeWorld, Alive: proc.PidAlive, Log: cfg.Log,
-		Gone: func(err error) bool {
-			return errors.Is(err, worlds.ErrUnknownWorld) || errors.Is(err, ErrUnknownInstance)
-		},
-	}))
-	c.root.Add(c.metrics)
-	if c.profiles != nil {
-		c.root.Add(c.profiles)
-	}
-	c.root.Add(c.liveView) // before the instances: their endpoints serve it, their relays ask it
-	if c.journal != nil {
-		c.root.Add(c.journal) // before the instances: their relays write to it
-	}
-	if c.guard != nil {
-		c.root.Add(c.guard)
+	for _, f := range c.features {
+		for _, svc := range f.Services() {
+			c.root.Add(svc) // before the instances: their endpoints serve the features, their relays write to them
+		}
 	}
 	c.def.token = c.root.Add(c.def.Supervisor)
 	return c, nil
@@ -271,29 +268,77 @@ func (c *Coordinator) Run(ctx context.Context) error {
 	return err
 }
 
-// mounts are the features' HTTP surfaces on every endpoint: the live
-// view, the metrics, and the Go runtime's profiles when serve
-// --debug-pprof asked for them.
-func (c *Coordinator) mounts() []proxy.Mount {
-	m := []proxy.Mount{c.liveView.Mount(), c.metrics.Mount()}
+// plugged are the features this coordinator runs (actors/plug), in the
+// order their stages run in a world client's relay: the journal's tap sees
+// each request as the client sent it, before a human's hold.
+func (c *Coordinator) plugged() []plug.Feature {
+	// The worlds `wrap --isolate` made for its child close once that wrap
+	// has ended: the wrap runs in another process, and leaves its lease in
+	// this coordinator's state dir.
+	leased := leases.New(leases.Spec{
+		StateDir: c.cfg.StateDir, PID: os.Getpid(), Close: c.closeWorld, Alive: proc.PidAlive, Log: c.cfg.Log,
+		Gone: func(err error) bool {
+			return errors.Is(err, worlds.ErrUnknownWorld) || errors.Is(err, ErrUnknownInstance)
+		},
+	})
+	fs := []plug.Feature{plug.Actors{leased}, c.metrics}
+	if c.profiles != nil {
+		fs = append(fs, plug.Actors{c.profiles})
+	}
+	if c.journal != nil {
+		fs = append(fs, c.journal)
+	}
+	fs = append(fs, c.liveView)
+	if c.guard != nil {
+		fs = append(fs, plug.Actors{c.guard})
+	}
 	if c.cfg.DebugPprof {
-		m = append(m, metrics.PprofMount())
+		fs = append(fs, metrics.Pprof{})
+	}
+	return fs
+}
+
+// mounts are the features' HTTP surfaces on every endpoint.
+func (c *Coordinator) mounts() []proxy.Mount {
+	var m []proxy.Mount
+	for _, f := range c.features {
+		if mf, ok := f.(plug.Mounter); ok {
+			m = append(m, mf.Mounts()...)
+		}
 	}
 	return m
 }
 
-// watch has the metrics count an instance's browsers, and the live view
-// show it.
+// relayStages make, in their order, the features' stages of each world
+// client's relay of an instance.
+func (c *Coordinator) relayStages(inst plug.Instance) []plug.StageOf {
+	var stages []plug.StageOf
+	for _, f := range c.features {
+		if sf, ok := f.(plug.Stager); ok {
+			stages = append(stages, sf.Stages(inst)...)
+		}
+	}
+	return stages
+}
+
+// watch tells the features of an instance that serves (the live view
+// shows it, the metrics count its browsers).
 func (c *Coordinator) watch(ctx context.Context, inst *Instance) {
-	li := liveview.Instance{ID: inst.ID, Default: inst == c.def, Endpoint: inst.Proxy.Endpoint(), Browser: inst.Browser, Downloads: inst.Downloads,
-		Worlds: inst.Worlds, Command: leases.CommandOf(c.cfg.StateDir, inst.ID, inst == c.def)}
-	if err := c.liveView.Watch(ctx, li); err != nil && ctx.Err() == nil {
-		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("the live view does not show this instance")
+	for _, f := range c.features {
+		if w, ok := f.(plug.InstanceWatcher); ok {
+			if err := w.InstanceMade(ctx, inst.seen); err != nil && ctx.Err() == nil {
+				c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("a feature does not follow this instance")
+			}
+		}
 	}
-	if inst == c.def {
-		c.cfg.Log.Info().Str("live_view", c.LiveView()).Msg("live view: open it in a browser to watch and take over the agents' pages")
-	}
-	if err := c.metrics.Watch(ctx, inst.Browser); err != nil && ctx.Err() == nil {
-		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("its browsers are not counted in the metrics")
+}
+
+// clientsOf tells the features how many client connections an instance's
+// endpoint serves.
+func (c *Coordinator) clientsOf(instance string, n int) {
+	for _, f := range c.features {
+		if cc, ok := f.(plug.ClientCounter); ok {
+			cc.SetClients(instance, n)
+		}
 	}
 }

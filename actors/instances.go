@@ -18,8 +18,8 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/leases"
+	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
-	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -136,8 +136,11 @@ func (c *Coordinator) CloseInstance(ctx context.Context, ref string) (*Instance,
 	if err := c.root.RemoveAndWait(inst.token, 30*time.Second); err != nil {
 		c.cfg.Log.Warn().Err(err).Str("instance", inst.ID).Msg("instance did not stop in time")
 	}
-	c.metrics.Forget(inst.ID)
-	_ = c.liveView.Forget(ctx, inst.ID)
+	for _, f := range c.features {
+		if w, ok := f.(plug.InstanceWatcher); ok {
+			w.InstanceClosed(ctx, inst.ID)
+		}
+	}
 	c.publishInstances(ctx)
 	c.cfg.Log.Info().Str("instance", inst.ID).Msg("instance closed")
 	return inst, nil
@@ -261,14 +264,16 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		worldOf = wl.WorldOfContext
 	}
 	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOf, OnDownload: c.journal.DownloadHook(), Log: log})
-	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: proxy.EndpointOf(l), Ports: c.cfg.Token == "",
-		Stages: c.relayStages(id), Journal: c.journal, Log: log})
+	seen := plug.Instance{ID: id, Default: c.def == nil, Endpoint: proxy.EndpointOf(l), Browser: b, Worlds: wl, Downloads: d,
+		Command: leases.CommandOf(c.cfg.StateDir, id, c.def == nil)}
+	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: seen.Endpoint, Ports: c.cfg.Token == "",
+		Stages: c.relayStages(seen), Journal: c.journal, Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Scopes: ctl.Scopes(),
 		Mounts: append(c.mounts(), ctl.Mounts()...),
 		Report: c.Report, Ready: c.Ready, Token: c.cfg.Token, AllowHosts: c.cfg.AllowHosts, Traffic: c.metrics.Traffic(), WatchBrowser: d.Watch, Extensions: ext,
 		OnClients: func(ctx context.Context, n int) {
-			c.metrics.SetClients(id, n)
+			c.clientsOf(id, n)
 			_ = b.SetClients(ctx, n)
 		},
 	}, l)
@@ -288,16 +293,5 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 		sup.Add(ports)
 	}
 	sup.Add(p)
-	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Control: ctl, Supervisor: sup, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
-}
-
-// relayStages makes the stages of each world client's relay of an
-// instance, in their order: the journal's tap (which sees each request as
-// the client sent it), a human's hold.
-func (c *Coordinator) relayStages(instance string) []func(ctx context.Context, world string, id int64) relay.Stage {
-	var stages []func(ctx context.Context, world string, id int64) relay.Stage
-	if c.journal != nil {
-		stages = append(stages, c.journal.Taps(leases.CommandOf(c.cfg.StateDir, instance, c.def == nil)))
-	}
-	return append(stages, c.liveView.Holds(instance))
+	return &Instance{ID: id, Browser: b, Proxy: p, Downloads: d, Worlds: wl, Control: ctl, Supervisor: sup, seen: seen, Created: time.Now(), Protocol: opts.Browser.Protocol()}, nil
 }

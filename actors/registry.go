@@ -14,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
@@ -188,6 +189,7 @@ type Instance struct {
 	// WebDriver BiDi for a Firefox instance.
 	Protocol launch.Protocol
 	token    suture.ServiceToken // in the coordinator's tree, to remove it
+	seen     plug.Instance       // the instance as its features see it
 }
 
 // NewInstanceID returns inst_<unix-ms>_<6 random [a-z0-9]>.

@@ -16,10 +16,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
-	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/state"
-	"github.com/cdpvisor/cdpvisor/actors/worlds"
 )
 
 // Path is where an endpoint serves the live view.
@@ -36,18 +34,9 @@ type Spec struct {
 	Log    zerolog.Logger
 }
 
-// Instance is what the live view is given of an instance.
-type Instance struct {
-	ID        string
-	Default   bool
-	Endpoint  string
-	Browser   *browser.Actor
-	Worlds    *worlds.Actor // nil: no worlds (a Firefox instance)
-	Downloads *downloads.Actor
-	// Command says which command a wrap --isolate runs in a world, by the
-	// world's name; nil or "": none known.
-	Command func(world string) string
-}
+// Instance is what the live view is given of an instance: what every
+// feature is.
+type Instance = plug.Instance
 
 // Actor is the LiveViewActor, one per coordinator.
 type Actor struct {

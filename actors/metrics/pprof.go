@@ -7,8 +7,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-
-	"github.com/cdpvisor/cdpvisor/actors/proxy"
 )
 
 // PprofPath is where serve --debug-pprof serves the Go runtime's
@@ -18,11 +16,6 @@ import (
 // profile. What a leak hunt needs, without net/http/pprof's package-level
 // handlers on http.DefaultServeMux.
 const PprofPath = "/debug/pprof/"
-
-// PprofMount serves the runtime's profiles under PprofPath.
-func PprofMount() proxy.Mount {
-	return proxy.Mount{Path: PprofPath, Under: true, Handler: http.HandlerFunc(serveProfile)}
-}
 
 func serveProfile(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -27,50 +27,52 @@ import (
 // Spec configures a ProxyActor: an instance's stable endpoint, what it
 // serves there and whom it lets in.
 type Spec struct {
-	Instance string
-	Browser  relay.BrowserSource
-	Status   StatusSource // how the browser is, for the health answer; nil: not said
-	// Report builds the coordinator's health report for /health; nil: this
-	// instance's alone.
-	Report func(ctx context.Context) state.Report
-	// Mounts are the features' HTTP surfaces on the endpoint (the live
-	// view, the metrics, …), each at its path. Traffic counts what the
-	// relays forward.
-	Mounts  []Mount
-	Traffic *relay.Traffic
-	// OnClients hears the number of client connections whenever it changes
-	// (the BrowserActor's idle stop, the metrics).
-	OnClients    func(ctx context.Context, n int)
-	AllowOrigins []string // websocket Origins allowed besides the endpoint's own
-	MaxMessage   int64    // largest CDP message either way; 0 = transport.MaxMessageSize
-	// OnBrowserClose, when set, is given to every relay (see relay.Spec).
-	OnBrowserClose func()
-	// WatchBrowser, when set, wraps each relay's browser connection (the
-	// DownloadsActor hears the download behaviour clients set themselves).
-	WatchBrowser func(transport.Conn) transport.Conn
-	// Scopes are the parts of the browser served apart at /context/NAME
-	// (the instance's worlds); nil: none here.
-	Scopes Scopes
-	// Extensions is the instance's book of the extensions its clients
-	// loaded through the endpoint, whose websockets (Origin
-	// chrome-extension://ID) it accepts; nil: none are.
+	// What it serves: an instance's browser (Status says how it is, for
+	// the health answer; nil: not said), over CDP or, BiDi, a Firefox's
+	// WebDriver BiDi at BiDiPath (fixed at creation); the parts of the
+	// browser served apart at /context/NAME (Scopes: the instance's
+	// worlds; nil: none here); the features' HTTP surfaces (Mounts: the
+	// live view, the metrics, …); the book of the extensions its clients
+	// loaded, whose websockets (Origin chrome-extension://ID) it accepts
+	// (nil: none are); the coordinator's health report for /health (nil:
+	// this instance's alone) and whether it takes new clients (Ready,
+	// /health/ready; nil: always).
+	Instance   string
+	Browser    relay.BrowserSource
+	Status     StatusSource
+	BiDi       bool
+	Scopes     Scopes
+	Mounts     []Mount
 	Extensions *extensions.Actor
-	// BiDi says the instance runs Firefox (its launcher is fixed at
-	// creation): the endpoint serves WebDriver BiDi at BiDiPath, not CDP.
-	BiDi bool
-	// Words says the fixes of the errors answered over HTTP (the edge's
-	// own, the command line's for serve); nil: remedy.Plain.
-	Words remedy.Words
-	// Token, when set, is asked of every request but the probes (an
-	// endpoint beyond loopback, serve --listen): Authorization: Bearer, or
-	// ?token= for clients that cannot set headers. It is never logged.
-	Token string
-	// AllowHosts are the Host names the endpoint answers under besides
+	Report     func(ctx context.Context) state.Report
+	Ready      func(ctx context.Context) (ready bool, why string)
+
+	// Whom it lets in, besides its owner (the peer check): websocket
+	// Origins besides the endpoint's own; a Token, asked of every request
+	// but the probes when set (an endpoint beyond loopback, serve
+	// --listen: Authorization: Bearer, or ?token= for clients that cannot
+	// set headers; never logged); the Host names it answers under besides
 	// loopback ones (a fleet's service name).
-	AllowHosts []string
-	// Ready says whether the coordinator takes new clients, and why not
-	// (/health/ready); nil: always.
-	Ready func(ctx context.Context) (ready bool, why string)
+	AllowOrigins []string
+	Token        string
+	AllowHosts   []string
+
+	// Its relays: the largest CDP message either way (0 =
+	// transport.MaxMessageSize); OnBrowserClose, when set, given to every
+	// relay (see relay.Spec); WatchBrowser, when set, wraps each relay's
+	// browser connection (the DownloadsActor hears the download behaviour
+	// clients set themselves); Traffic counts what they forward; OnClients
+	// hears their number whenever it changes (the BrowserActor's idle
+	// stop, the metrics).
+	MaxMessage     int64
+	OnBrowserClose func()
+	WatchBrowser   func(transport.Conn) transport.Conn
+	Traffic        *relay.Traffic
+	OnClients      func(ctx context.Context, n int)
+
+	// The edge: the fixes of the errors answered over HTTP in its words
+	// (the command line's for serve; nil: remedy.Plain), and its log.
+	Words remedy.Words
 	Log   zerolog.Logger
 }
 

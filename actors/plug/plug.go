@@ -1,0 +1,72 @@
+// Package plug is how a feature plugs into the coordinator, as caddy's
+// modules plug into caddy, in small: the coordinator asks each feature it
+// was built with what it brings, and names none of them. A Feature brings
+// its actors; what else it brings it says by implementing the interfaces
+// below, each checked once when the coordinator is built.
+package plug
+
+import (
+	"context"
+
+	"github.com/thejerf/suture/v4"
+
+	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/worlds"
+)
+
+// Feature is a capability the coordinator runs: its actors, served under
+// the coordinator's supervisor before any instance (none: nil).
+type Feature interface {
+	Services() []suture.Service
+}
+
+// Mounter serves HTTP on every endpoint: its mounts, routed by the proxy
+// after the Host check and the token.
+type Mounter interface {
+	Mounts() []proxy.Mount
+}
+
+// StageOf makes a feature's stage of one world client's relay (the world,
+// the relay's id); nil: none for that client.
+type StageOf = func(ctx context.Context, world string, id int64) relay.Stage
+
+// Stager has a part in the relay of each world client of an instance: its
+// stages' makers, in the order they run.
+type Stager interface {
+	Stages(inst Instance) []StageOf
+}
+
+// InstanceWatcher follows the instances: told of each one once it serves,
+// and once it closed.
+type InstanceWatcher interface {
+	InstanceMade(ctx context.Context, inst Instance) error
+	InstanceClosed(ctx context.Context, id string)
+}
+
+// ClientCounter hears how many client connections an instance's endpoint
+// serves, whenever it changes.
+type ClientCounter interface {
+	SetClients(instance string, n int)
+}
+
+// Instance is an instance as a feature sees it.
+type Instance struct {
+	ID        string
+	Default   bool
+	Endpoint  string
+	Browser   *browser.Actor
+	Worlds    *worlds.Actor // nil: no worlds (a Firefox instance)
+	Downloads *downloads.Actor
+	// Command says which command a wrap --isolate runs in a world, by the
+	// world's name; nil or "": none known.
+	Command func(world string) string
+}
+
+// Actors is a feature that brings actors alone (the kept worlds' files,
+// the leases, the watchdog).
+type Actors []suture.Service
+
+func (s Actors) Services() []suture.Service { return s }
