@@ -1,13 +1,13 @@
 package liveview
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -21,18 +21,8 @@ import (
 func TestHeldWorldKeepsInputAndNavigationUntilHandedBack(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	g := &gate{}
-	r := relay.New(relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
+	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, Stages: []relay.Stage{&hold{g: g}}, Log: zerolog.New(zerolog.NewTestWriter(t))})
-	served := make(chan struct{})
-	go func() { _ = r.Serve(context.Background()); close(served) }()
-	t.Cleanup(func() {
-		client.Close(1000, "")
-		select {
-		case <-served:
-		case <-time.After(5 * time.Second):
-			t.Error("the relay did not end")
-		}
-	})
 	expect := func(id int64, method string) {
 		t.Helper()
 		if h, _ := transport.ScanHead(chromium.Next(t)); !h.HasID || h.ID != id || !h.Is(method) {

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
@@ -45,7 +46,7 @@ func (w preparingWorld) PreparePage(ctx context.Context, _ int, target string) {
 func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	world := preparingWorld{asked: make(chan string, 1), done: make(chan struct{})}
-	serveRelay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
+	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, World: world, WorldContext: "W", Log: zerolog.New(zerolog.NewTestWriter(t))})
 	expect := func(id int64, method string) {
 		t.Helper()

@@ -1,4 +1,4 @@
-package relay_test
+package served
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 
-// serveRelay runs a relay of spec until the test ends, when its client
-// closes and the relay must end within 5 s.
-func serveRelay(t *testing.T, client *actortest.ChanConn, spec relay.Spec) {
+// Relay runs a relay of spec until the test ends, when its client closes
+// and the relay must end within 5 s.
+func Relay(t testing.TB, client *actortest.ChanConn, spec relay.Spec) *relay.Actor {
 	t.Helper()
 	r := relay.New(spec)
 	served := make(chan struct{})
@@ -24,4 +24,5 @@ func serveRelay(t *testing.T, client *actortest.ChanConn, spec relay.Spec) {
 			t.Error("the relay did not end")
 		}
 	})
+	return r
 }
