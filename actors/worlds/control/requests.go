@@ -76,10 +76,16 @@ func (c *Control) WorldStatuses(ctx context.Context) ([]worldapi.Status, error) 
 // CloseWorld closes the world called name (worlds.Actor.Close); once it
 // returns, its port refuses connections.
 func (c *Control) CloseWorld(ctx context.Context, name string) error {
+	return c.end(ctx, name, (*worlds.Actor).Close)
+}
+
+// end ends the world called name by close (worlds.Actor.Close or Forget)
+// and answers once its port is closed too.
+func (c *Control) end(ctx context.Context, name string, close func(*worlds.Actor, context.Context, string) error) error {
 	if err := c.ready(name); err != nil {
 		return err
 	}
-	if err := c.spec.Worlds.Close(ctx, name); err != nil {
+	if err := close(c.spec.Worlds, ctx, name); err != nil {
 		return err
 	}
 	_, err := c.ports(ctx) // the port closes before the answer

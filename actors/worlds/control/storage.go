@@ -50,14 +50,7 @@ func (c *Control) SeedWorld(ctx context.Context, name string, s worlds.Seed) (wo
 // profile (worlds.Actor.Forget); once it returns, its port refuses
 // connections.
 func (c *Control) ForgetWorld(ctx context.Context, name string) error {
-	if err := c.ready(name); err != nil {
-		return err
-	}
-	if err := c.spec.Worlds.Forget(ctx, name); err != nil {
-		return err
-	}
-	_, err := c.ports(ctx) // the port closes before the answer
-	return err
+	return c.end(ctx, name, (*worlds.Actor).Forget)
 }
 
 // ExportWorld is the storage state of the world called name, open or
