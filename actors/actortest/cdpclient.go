@@ -1,6 +1,7 @@
 package actortest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -17,6 +18,8 @@ type CDPClient struct {
 	t    testing.TB
 	Conn *websocket.Conn // the websocket of a DialCDP client; nil over other transports
 	Seen []CDPMessage    // everything received by Next and NextWithin, in order
+	// Patience is how long Next waits for a message; 0: 15 s.
+	Patience time.Duration
 
 	send    func([]byte) error
 	in      chan CDPMessage // closed when reading ends
@@ -125,8 +128,8 @@ func (cl *CDPClient) Next() CDPMessage {
 		}
 		cl.Seen = append(cl.Seen, m)
 		return m
-	case <-time.After(15 * time.Second):
-		cl.t.Fatal("no message from the relay within 15 s")
+	case <-time.After(cmp.Or(cl.Patience, 15*time.Second)):
+		cl.t.Fatalf("no message from the relay within %s", cmp.Or(cl.Patience, 15*time.Second))
 		return CDPMessage{}
 	}
 }

@@ -242,6 +242,7 @@ func TestFakeBrowserCDPLargeMessages(t *testing.T) {
 	t.Parallel()
 	_, wsURL, _ := startPortFake(t)
 	c := DialCDP(t, wsURL)
+	c.Patience = time.Minute // 16 MB each way under -race took over 15 s once, on 2 loaded cores
 	events, _ := call(c, 1, "", "Target.setAutoAttach", `{"autoAttach":true,"flatten":true}`)
 	session := decode[attachedEvent](t, events[0].Params).SessionID
 
