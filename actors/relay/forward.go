@@ -57,8 +57,9 @@ func (run *relayRun) onClient(m readResult) {
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) { run.sendFrom(0, msg, h) }
 
 // sendOn forwards a client message the stages let through to the browser,
-// through the world's wall when there is one.
-func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
+// through the world's wall when there is one. sub is the subscription as
+// it came to the stages (sendFrom); nil: msg came to the stages as it is.
+func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head, sub *keptSub) {
 	if run.world != nil && run.world.holding() {
 		run.world.held = append(run.world.held, msg) // behind a lookup, in order
 		return
@@ -67,13 +68,12 @@ func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 		return
 	}
 	if run.world != nil {
-		run.sendInWorld(msg, h)
+		run.sendInWorld(msg, h, sub)
 		return
 	}
 	watch := unwatched
 	if run.dialect.kept(h) {
-		watch = run.setup.sent(h, msg)
-		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
+		watch = run.book(sub, msg, h)
 	}
 	run.forward(msg, h, watch)
 }
@@ -82,19 +82,16 @@ func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 // forwards what the wall lets through. A subscription is kept for the
 // recovery as the client sent it (the next browser's context is put in
 // when it is replayed), and only when the wall let it through.
-func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head) {
-	var sub *transport.Message
-	var subHead transport.Head
-	if run.dialect.kept(h) {
-		sub = &transport.Message{B: append([]byte(nil), msg.B...)}
-		subHead, _ = transport.ScanHead(sub.B)
+func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head, sub *keptSub) {
+	if sub == nil {
+		sub = run.keptAsSent(msg, h)
 	}
 	if !run.worldRequest(msg, h) {
 		return
 	}
 	watch := unwatched
 	if sub != nil {
-		watch = run.setup.sent(&subHead, sub) // CDP's reads and copies it, rewriting nothing
+		watch = run.setup.sent(&sub.head, &sub.msg) // CDP's reads and copies it, rewriting nothing
 	}
 	run.forward(msg, h, watch)
 }
@@ -155,18 +152,17 @@ func (run *relayRun) onBrowser(m readResult) {
 		m.msg.Release()
 		return
 	}
+	books := true // an event, for the setup and the correlator
 	if h.HasID {
-		if run.inflight.answered(h.ID) != unwatched {
-			run.setup.answered(&h, m.msg.B)
-		}
-	} else {
-		run.noteEvent(&h, m.msg.B)
+		books = run.inflight.answered(h.ID) != unwatched
+	} else if fsm.IsWeakSignal(h.Method) {
+		run.correlator.Weak(h.Method, m.msg.B)
 	}
 	size := int64(len(m.msg.B))
 	if run.trace {
 		traceFrame(run.log, toClient, &h, size)
 	}
-	if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
+	if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil, books); err != nil {
 		run.forwardFailed(err)
 	} else if written {
 		run.r.spec.Traffic.toClient(size)
@@ -195,7 +191,7 @@ func (run *relayRun) lateNews(m readResult) {
 			run.queue = slices.Delete(run.queue, i, i+1)
 			q.Release()
 			size := int64(len(m.msg.B))
-			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
+			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil, false); err != nil {
 				run.forwardFailed(err)
 			} else if written {
 				run.r.spec.Traffic.toClient(size)
