@@ -20,7 +20,11 @@ func (run *relayRun) onClient(m readResult) {
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
 	if run.stages != nil {
-		run.edge(&Frame{Dir: ToBrowser, Head: h, Msg: m.msg}) // as it arrived, whatever comes of it
+		f := &Frame{Dir: ToBrowser, Head: h, Msg: m.msg}
+		run.edge(f) // as it arrived, whatever comes of it
+		if run.hooks.greeters != nil && run.greet(f) {
+			return
+		}
 	}
 	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
 		run.worldCloseBrowser(&h)
@@ -42,7 +46,7 @@ func (run *relayRun) onClient(m readResult) {
 			m.msg.Release()
 			return
 		}
-		if run.world == nil || run.world.passes(m.msg.B) {
+		if (run.world == nil || run.world.passes(m.msg.B)) && run.replays(m.msg.B) {
 			run.setup.queued(&h, m.msg.B) // a subscription the wall would refuse is not the client's
 		}
 		run.queue = append(run.queue, m.msg)
@@ -145,6 +149,10 @@ func (run *relayRun) onBrowser(m readResult) {
 	h, _ := transport.ScanHead(m.msg.B)
 	if h.HasID && run.pending[h.ID] {
 		run.bootstrapAnswer(&h, m.msg)
+		m.msg.Release()
+		return
+	}
+	if h.HasID && run.asked != nil && run.answerAsked(&h, m.msg) {
 		m.msg.Release()
 		return
 	}
@@ -253,7 +261,8 @@ func (run *relayRun) stream(m readResult) bool {
 		f = &Frame{Dir: ToClient, Head: h, Msg: m.msg, Partial: true}
 		observers, claimed = looks(run.stages, f)
 	}
-	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
+	_, asked := run.asked[h.ID]
+	if (h.HasID && (run.pending[h.ID] || asked)) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}

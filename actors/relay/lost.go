@@ -29,6 +29,9 @@ func (run *relayRun) browserLost(err error) {
 	if run.world != nil {
 		run.queue = append(run.world.lost(), run.queue...)
 	}
+	if run.hooks.requeuers != nil || run.asked != nil {
+		run.queue = append(run.requeue(), run.queue...)
+	}
 	run.requeueInflight()
 	if len(run.queue) > 0 {
 		run.recover() // the client is waiting on those: recover now

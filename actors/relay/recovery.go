@@ -31,6 +31,7 @@ func (run *relayRun) recover() {
 	if run.world != nil {
 		world = run.world.w
 	}
+	rebasers := run.hooks.rebasers
 	run.workers.Go(func() {
 		demand := func() (browser.Endpoint, error) {
 			if fresh {
@@ -75,6 +76,16 @@ func (run *relayRun) recover() {
 				d.err = fmt.Errorf("world %s: %w", world.Name(), err)
 			}
 		}
+		if d.err == nil && rebasers != nil {
+			// The stages' part in this browser, within the bootstrap's time
+			// as the world's.
+			rctx, cancel := context.WithTimeout(ctx, wait)
+			d.rebased, d.err = rebase(rctx, rebasers, ep)
+			cancel()
+			if d.err != nil {
+				conn.Close(websocket.CloseNormalClosure, "")
+			}
+		}
 		if d.err == nil {
 			d.link = &browserLink{conn: conn, ep: ep}
 		}
@@ -108,6 +119,10 @@ func (run *relayRun) onDialed(d dialResult) {
 	if run.world != nil {
 		run.world.rebase(d.worldContext, d.link.ep.Generation)
 	}
+	clear(run.asked) // what the stages asked of another browser
+	if d.rebased != nil {
+		d.rebased()
+	}
 	run.correlator.Reset()
 	run.bootstrap = "started"
 	run.bootstrapTimer.Reset(run.r.spec.BootstrapTimeout)
@@ -131,6 +146,12 @@ func (run *relayRun) sendOwn(reqs []ownRequest) {
 		if run.world != nil {
 			var ok bool
 			if req.msg, ok = run.world.ownRequest(req.msg); !ok {
+				continue
+			}
+		}
+		if run.hooks.replayers != nil {
+			var ok bool
+			if req.msg, ok = run.replay(req.msg); !ok {
 				continue
 			}
 		}
@@ -186,6 +207,7 @@ func (run *relayRun) flush() {
 func (run *relayRun) recoveryFailed(err error) {
 	run.bootstrapTimer.Stop()
 	clear(run.pending)
+	clear(run.asked)
 	run.result = "failed"
 	if run.link != nil && run.bootstrap == "started" {
 		run.bootstrap = "failed"

@@ -58,7 +58,9 @@ type relayRun struct {
 	// their places in the chain, one each.
 	stages []Stage
 	lines  []*Line
-	later  chan func() // what workers leave to the actor: a stage's then, a page prepared
+	hooks  hooks             // the stages' optional parts (hooks.go)
+	asked  map[int64]askedBy // the stages' own requests awaiting their answer (Line.Ask)
+	later  chan func()       // what workers leave to the actor: a stage's then, a page prepared
 }
 
 type dialResult struct {
@@ -66,6 +68,7 @@ type dialResult struct {
 	attempt      int
 	err          error
 	worldContext string // a world relay's: the world's context in that browser
+	rebased      func() // the stages' part in that browser, for the actor (Rebaser)
 }
 
 func newRelayRun(r *Actor, ctx context.Context) *relayRun {
@@ -90,6 +93,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		for i := range run.lines {
 			run.lines[i] = &Line{run: run, at: i}
 		}
+		run.hooks = hooksOf(run.stages)
 	}
 	run.setup = r.dialect.newSetup(r.log, run.tellExtension)
 	run.bootstrapTimer.Stop()
