@@ -46,7 +46,7 @@ func (run *relayRun) onClient(m readResult) {
 			m.msg.Release()
 			return
 		}
-		if (run.world == nil || run.world.passes(m.msg.B)) && run.replays(m.msg.B) {
+		if run.replays(m.msg.B) {
 			run.setup.queued(&h, m.msg.B) // a subscription the wall would refuse is not the client's
 		}
 		run.queue = append(run.queue, m.msg)

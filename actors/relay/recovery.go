@@ -27,10 +27,6 @@ func (run *relayRun) recover() {
 	run.attempt++
 	src, dial, limit, wait := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage, run.r.spec.BootstrapTimeout
 	ctx, gen, fresh, attempt := run.ctx, run.lostGen, run.attempt > 1, run.attempt
-	var world World
-	if run.world != nil {
-		world = run.world.w
-	}
 	rebasers := run.hooks.rebasers
 	run.workers.Go(func() {
 		demand := func() (browser.Endpoint, error) {
@@ -64,21 +60,11 @@ func (run *relayRun) recover() {
 			}
 		}
 		d := dialResult{attempt: attempt, err: err}
-		if err == nil && world != nil {
-			// The world in this browser: made again after a crash, within
-			// the bootstrap's time (a browser that does not answer fails
-			// this attempt, as its bootstrap would).
-			wctx, cancel := context.WithTimeout(ctx, wait)
-			d.worldContext, err = world.Context(wctx, ep)
-			cancel()
-			if err != nil {
-				conn.Close(websocket.CloseNormalClosure, "")
-				d.err = fmt.Errorf("world %s: %w", world.Name(), err)
-			}
-		}
 		if d.err == nil && rebasers != nil {
-			// The stages' part in this browser, within the bootstrap's time
-			// as the world's.
+			// The stages' part in this browser (the world's context made
+			// again after a crash), within the bootstrap's time: a browser
+			// that does not answer fails this attempt, as its bootstrap
+			// would.
 			rctx, cancel := context.WithTimeout(ctx, wait)
 			d.rebased, d.err = rebase(rctx, rebasers, ep)
 			cancel()
@@ -116,9 +102,6 @@ func (run *relayRun) onDialed(d dialResult) {
 		run.result = "relaunched"
 	}
 	run.useLink(d.link)
-	if run.world != nil {
-		run.world.rebase(d.worldContext, d.link.ep.Generation)
-	}
 	clear(run.asked) // what the stages asked of another browser
 	if d.rebased != nil {
 		d.rebased()
@@ -142,12 +125,6 @@ func (run *relayRun) sendOwn(reqs []ownRequest) {
 	for _, req := range reqs {
 		if run.link == nil {
 			return // a failed send ended this attempt
-		}
-		if run.world != nil {
-			var ok bool
-			if req.msg, ok = run.world.ownRequest(req.msg); !ok {
-				continue
-			}
 		}
 		if run.hooks.replayers != nil {
 			var ok bool

@@ -64,11 +64,10 @@ type relayRun struct {
 }
 
 type dialResult struct {
-	link         *browserLink
-	attempt      int
-	err          error
-	worldContext string // a world relay's: the world's context in that browser
-	rebased      func() // the stages' part in that browser, for the actor (Rebaser)
+	link    *browserLink
+	attempt int
+	err     error
+	rebased func() // the stages' part in that browser, for the actor (Rebaser)
 }
 
 func newRelayRun(r *Actor, ctx context.Context) *relayRun {
@@ -101,6 +100,10 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	if r.spec.World != nil && !r.spec.BiDi {
 		run.world = newWorldFilter(r.spec.World, r.spec.WorldContext, r.spec.Endpoint.Generation)
 		run.log = run.log.With().Str("world", r.spec.World.Name()).Logger()
+		// The wall, nearest the browser, last of the hooks.
+		run.hooks.requeuers = append(run.hooks.requeuers, run.world)
+		run.hooks.rebasers = append(run.hooks.rebasers, run.world)
+		run.hooks.replayers = append(run.hooks.replayers, run.world)
 	}
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
