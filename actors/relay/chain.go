@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/cdpvisor/cdpvisor/fsm"
@@ -104,9 +105,13 @@ func (run *relayRun) verdict(i int, f *Frame) bool {
 
 // sendFrom sends a client's message to the browser through the stages from
 // at on; a message a stage sent on while no browser is there waits in the
-// queue for the next one.
+// queue for the next one. The client's setup books a subscription on the
+// client's side of the stages: as it came to them, once they let it
+// through (keptAsSent).
 func (run *relayRun) sendFrom(at int, msg *transport.Message, h *transport.Head) {
+	var sub *keptSub
 	if at < len(run.stages) {
+		sub = run.keptAsSent(msg, h)
 		f := &Frame{Dir: ToBrowser, Head: *h, Msg: msg}
 		if !run.stagesToBrowser(at, f) {
 			return
@@ -114,13 +119,45 @@ func (run *relayRun) sendFrom(at int, msg *transport.Message, h *transport.Head)
 		msg, *h = f.Msg, f.Head
 	}
 	if run.link == nil || !run.machine.Is(fsm.ConnConnected) {
+		// booked when the queue is sent
 		run.queue = append(run.queue, msg) // the browser went meanwhile: the recovery sends it
 		if run.machine.Is(fsm.ConnDegraded) {
 			run.recover()
 		}
 		return
 	}
-	run.sendOn(msg, h)
+	run.sendOn(msg, h, sub)
+}
+
+// keptSub is a subscription as the client sent it, before the stages (or
+// the wall) rewrote it: what the setup books for the recovery.
+type keptSub struct {
+	msg  transport.Message
+	head transport.Head
+}
+
+// keptAsSent copies a subscription the setup keeps, before the stages or
+// the wall see it; nil for anything else.
+func (run *relayRun) keptAsSent(msg *transport.Message, h *transport.Head) *keptSub {
+	if !run.dialect.kept(h) {
+		return nil
+	}
+	sub := &keptSub{msg: transport.Message{B: append([]byte(nil), msg.B...), Binary: msg.Binary}}
+	sub.head, _ = transport.ScanHead(sub.msg.B)
+	return sub
+}
+
+// book has the setup book a subscription on its way to the browser: as
+// the client sent it (sub) when the stages or the wall rewrote it, else
+// msg itself, which the setup may rewrite (ids the client knows from an
+// earlier browser).
+func (run *relayRun) book(sub *keptSub, msg *transport.Message, h *transport.Head) watching {
+	if sub != nil && !bytes.Equal(sub.msg.B, msg.B) {
+		return run.setup.sent(&sub.head, &sub.msg) // CDP's reads and copies it, rewriting nothing
+	}
+	watch := run.setup.sent(h, msg)
+	*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
+	return watch
 }
 
 // toClient writes a message to the client (the browser's, or one the relay
@@ -128,14 +165,23 @@ func (run *relayRun) sendFrom(at int, msg *transport.Message, h *transport.Head)
 // len(run.stages)) and the observers at the client's edge, and releases
 // it. written: it reached the client (false: a stage kept or dropped it,
 // or the write failed with err).
-func (run *relayRun) toClient(at int, msg *transport.Message, h *transport.Head, made bool, refused *Refusal) (written bool, err error) {
+//
+// books, for a browser's frame, has the client's setup book it on the
+// client's side of the stages, as the client gets it: an event, or the
+// answer to a watched request.
+func (run *relayRun) toClient(at int, msg *transport.Message, h *transport.Head, made bool, refused *Refusal, books bool) (written bool, err error) {
 	if run.stages != nil {
 		f := &Frame{Dir: ToClient, Head: *h, Msg: msg, Made: made, Refused: refused}
 		if !run.stagesToClient(at, f) {
 			return false, nil
 		}
+		if books {
+			run.booksOf(&f.Head, f.Msg.B)
+		}
 		run.edge(f)
 		msg = f.Msg
+	} else if books {
+		run.booksOf(h, msg.B)
 	}
 	err = run.r.spec.Client.Write(msg.B, msg.Binary)
 	msg.Release()
@@ -153,7 +199,16 @@ func (run *relayRun) answer(at int, b []byte, refused *Refusal) (written bool, e
 	msg := transport.NewMessage()
 	msg.B = append(msg.B[:0], b...)
 	h, _ := transport.ScanHead(msg.B)
-	return run.toClient(at, msg, &h, true, refused)
+	return run.toClient(at, msg, &h, true, refused, false)
+}
+
+// booksOf has the client's setup book a browser frame the client gets.
+func (run *relayRun) booksOf(h *transport.Head, msg []byte) {
+	if h.HasID {
+		run.setup.answered(h, msg)
+	} else {
+		run.setup.event(h, msg)
+	}
 }
 
 // goThen runs work off the actor on a worker the relay owns; the func it

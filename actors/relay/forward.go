@@ -20,7 +20,11 @@ func (run *relayRun) onClient(m readResult) {
 	}
 	h, _ := transport.ScanHead(m.msg.B) // a malformed message is forwarded as is: the browser answers it
 	if run.stages != nil {
-		run.edge(&Frame{Dir: ToBrowser, Head: h, Msg: m.msg}) // as it arrived, whatever comes of it
+		f := &Frame{Dir: ToBrowser, Head: h, Msg: m.msg}
+		run.edge(f) // as it arrived, whatever comes of it
+		if run.hooks.greeters != nil && run.greet(f) {
+			return
+		}
 	}
 	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
 		run.worldCloseBrowser(&h)
@@ -42,7 +46,7 @@ func (run *relayRun) onClient(m readResult) {
 			m.msg.Release()
 			return
 		}
-		if run.world == nil || run.world.passes(m.msg.B) {
+		if run.replays(m.msg.B) {
 			run.setup.queued(&h, m.msg.B) // a subscription the wall would refuse is not the client's
 		}
 		run.queue = append(run.queue, m.msg)
@@ -57,8 +61,9 @@ func (run *relayRun) onClient(m readResult) {
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) { run.sendFrom(0, msg, h) }
 
 // sendOn forwards a client message the stages let through to the browser,
-// through the world's wall when there is one.
-func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
+// through the world's wall when there is one. sub is the subscription as
+// it came to the stages (sendFrom); nil: msg came to the stages as it is.
+func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head, sub *keptSub) {
 	if run.world != nil && run.world.holding() {
 		run.world.held = append(run.world.held, msg) // behind a lookup, in order
 		return
@@ -67,13 +72,12 @@ func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 		return
 	}
 	if run.world != nil {
-		run.sendInWorld(msg, h)
+		run.sendInWorld(msg, h, sub)
 		return
 	}
 	watch := unwatched
 	if run.dialect.kept(h) {
-		watch = run.setup.sent(h, msg)
-		*h, _ = transport.ScanHead(msg.B) // it may have been rewritten
+		watch = run.book(sub, msg, h)
 	}
 	run.forward(msg, h, watch)
 }
@@ -82,19 +86,16 @@ func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head) {
 // forwards what the wall lets through. A subscription is kept for the
 // recovery as the client sent it (the next browser's context is put in
 // when it is replayed), and only when the wall let it through.
-func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head) {
-	var sub *transport.Message
-	var subHead transport.Head
-	if run.dialect.kept(h) {
-		sub = &transport.Message{B: append([]byte(nil), msg.B...)}
-		subHead, _ = transport.ScanHead(sub.B)
+func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head, sub *keptSub) {
+	if sub == nil {
+		sub = run.keptAsSent(msg, h)
 	}
 	if !run.worldRequest(msg, h) {
 		return
 	}
 	watch := unwatched
 	if sub != nil {
-		watch = run.setup.sent(&subHead, sub) // CDP's reads and copies it, rewriting nothing
+		watch = run.setup.sent(&sub.head, &sub.msg) // CDP's reads and copies it, rewriting nothing
 	}
 	run.forward(msg, h, watch)
 }
@@ -151,22 +152,25 @@ func (run *relayRun) onBrowser(m readResult) {
 		m.msg.Release()
 		return
 	}
+	if h.HasID && run.asked != nil && run.answerAsked(&h, m.msg) {
+		m.msg.Release()
+		return
+	}
 	if run.world != nil && run.worldFromBrowser(&h, m.msg.B) {
 		m.msg.Release()
 		return
 	}
+	books := true // an event, for the setup and the correlator
 	if h.HasID {
-		if run.inflight.answered(h.ID) != unwatched {
-			run.setup.answered(&h, m.msg.B)
-		}
-	} else {
-		run.noteEvent(&h, m.msg.B)
+		books = run.inflight.answered(h.ID) != unwatched
+	} else if fsm.IsWeakSignal(h.Method) {
+		run.correlator.Weak(h.Method, m.msg.B)
 	}
 	size := int64(len(m.msg.B))
 	if run.trace {
 		traceFrame(run.log, toClient, &h, size)
 	}
-	if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
+	if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil, books); err != nil {
 		run.forwardFailed(err)
 	} else if written {
 		run.r.spec.Traffic.toClient(size)
@@ -195,7 +199,7 @@ func (run *relayRun) lateNews(m readResult) {
 			run.queue = slices.Delete(run.queue, i, i+1)
 			q.Release()
 			size := int64(len(m.msg.B))
-			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil); err != nil {
+			if written, err := run.toClient(len(run.stages), m.msg, &h, false, nil, false); err != nil {
 				run.forwardFailed(err)
 			} else if written {
 				run.r.spec.Traffic.toClient(size)
@@ -257,7 +261,8 @@ func (run *relayRun) stream(m readResult) bool {
 		f = &Frame{Dir: ToClient, Head: h, Msg: m.msg, Partial: true}
 		observers, claimed = looks(run.stages, f)
 	}
-	if (h.HasID && run.pending[h.ID]) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
+	_, asked := run.asked[h.ID]
+	if (h.HasID && (run.pending[h.ID] || asked)) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}

@@ -30,7 +30,8 @@ func (l *Line) Answer(msg []byte, refused *Refusal) {
 // Send sends on a frame the stage held: a client's through the stages after
 // this one to the browser (or, while no browser is there, to the queue of
 // the next one), a frame to the client through the stages before this one
-// to the client. The frame is the relay's again.
+// to the client (the client's setup books an event as the client gets it).
+// The frame is the relay's again.
 func (l *Line) Send(dir Direction, msg *transport.Message) {
 	h, _ := transport.ScanHead(msg.B)
 	if dir == ToBrowser {
@@ -38,7 +39,7 @@ func (l *Line) Send(dir Direction, msg *transport.Message) {
 		return
 	}
 	size := int64(len(msg.B))
-	if written, err := l.run.toClient(l.at, msg, &h, false, nil); err != nil {
+	if written, err := l.run.toClient(l.at, msg, &h, false, nil, !h.HasID); err != nil {
 		l.run.forwardFailed(err)
 	} else if written {
 		l.run.r.spec.Traffic.toClient(size)

@@ -26,8 +26,8 @@ func (run *relayRun) browserLost(err error) {
 	run.result, run.bootstrap, run.shortCircuit = "", "", false
 	run.fire(fsm.ConnBrowserLost)
 	run.tellTargetsGone()
-	if run.world != nil {
-		run.queue = append(run.world.lost(), run.queue...)
+	if run.hooks.requeuers != nil || run.asked != nil {
+		run.queue = append(run.requeue(), run.queue...)
 	}
 	run.requeueInflight()
 	if len(run.queue) > 0 {

@@ -27,10 +27,7 @@ func (run *relayRun) recover() {
 	run.attempt++
 	src, dial, limit, wait := run.r.spec.Source, run.r.spec.Dial, run.r.spec.MaxMessage, run.r.spec.BootstrapTimeout
 	ctx, gen, fresh, attempt := run.ctx, run.lostGen, run.attempt > 1, run.attempt
-	var world World
-	if run.world != nil {
-		world = run.world.w
-	}
+	rebasers := run.hooks.rebasers
 	run.workers.Go(func() {
 		demand := func() (browser.Endpoint, error) {
 			if fresh {
@@ -63,16 +60,16 @@ func (run *relayRun) recover() {
 			}
 		}
 		d := dialResult{attempt: attempt, err: err}
-		if err == nil && world != nil {
-			// The world in this browser: made again after a crash, within
-			// the bootstrap's time (a browser that does not answer fails
-			// this attempt, as its bootstrap would).
-			wctx, cancel := context.WithTimeout(ctx, wait)
-			d.worldContext, err = world.Context(wctx, ep)
+		if d.err == nil && rebasers != nil {
+			// The stages' part in this browser (the world's context made
+			// again after a crash), within the bootstrap's time: a browser
+			// that does not answer fails this attempt, as its bootstrap
+			// would.
+			rctx, cancel := context.WithTimeout(ctx, wait)
+			d.rebased, d.err = rebase(rctx, rebasers, ep)
 			cancel()
-			if err != nil {
+			if d.err != nil {
 				conn.Close(websocket.CloseNormalClosure, "")
-				d.err = fmt.Errorf("world %s: %w", world.Name(), err)
 			}
 		}
 		if d.err == nil {
@@ -105,8 +102,9 @@ func (run *relayRun) onDialed(d dialResult) {
 		run.result = "relaunched"
 	}
 	run.useLink(d.link)
-	if run.world != nil {
-		run.world.rebase(d.worldContext, d.link.ep.Generation)
+	clear(run.asked) // what the stages asked of another browser
+	if d.rebased != nil {
+		d.rebased()
 	}
 	run.correlator.Reset()
 	run.bootstrap = "started"
@@ -128,9 +126,9 @@ func (run *relayRun) sendOwn(reqs []ownRequest) {
 		if run.link == nil {
 			return // a failed send ended this attempt
 		}
-		if run.world != nil {
+		if run.hooks.replayers != nil {
 			var ok bool
-			if req.msg, ok = run.world.ownRequest(req.msg); !ok {
+			if req.msg, ok = run.replay(req.msg); !ok {
 				continue
 			}
 		}
@@ -186,6 +184,7 @@ func (run *relayRun) flush() {
 func (run *relayRun) recoveryFailed(err error) {
 	run.bootstrapTimer.Stop()
 	clear(run.pending)
+	clear(run.asked)
 	run.result = "failed"
 	if run.link != nil && run.bootstrap == "started" {
 		run.bootstrap = "failed"

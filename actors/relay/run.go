@@ -58,14 +58,16 @@ type relayRun struct {
 	// their places in the chain, one each.
 	stages []Stage
 	lines  []*Line
-	later  chan func() // what workers leave to the actor: a stage's then, a page prepared
+	hooks  hooks             // the stages' optional parts (hooks.go)
+	asked  map[int64]askedBy // the stages' own requests awaiting their answer (Line.Ask)
+	later  chan func()       // what workers leave to the actor: a stage's then, a page prepared
 }
 
 type dialResult struct {
-	link         *browserLink
-	attempt      int
-	err          error
-	worldContext string // a world relay's: the world's context in that browser
+	link    *browserLink
+	attempt int
+	err     error
+	rebased func() // the stages' part in that browser, for the actor (Rebaser)
 }
 
 func newRelayRun(r *Actor, ctx context.Context) *relayRun {
@@ -90,6 +92,7 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 		for i := range run.lines {
 			run.lines[i] = &Line{run: run, at: i}
 		}
+		run.hooks = hooksOf(run.stages)
 	}
 	run.setup = r.dialect.newSetup(r.log, run.tellExtension)
 	run.bootstrapTimer.Stop()
@@ -97,6 +100,10 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	if r.spec.World != nil && !r.spec.BiDi {
 		run.world = newWorldFilter(r.spec.World, r.spec.WorldContext, r.spec.Endpoint.Generation)
 		run.log = run.log.With().Str("world", r.spec.World.Name()).Logger()
+		// The wall, nearest the browser, last of the hooks.
+		run.hooks.requeuers = append(run.hooks.requeuers, run.world)
+		run.hooks.rebasers = append(run.hooks.rebasers, run.world)
+		run.hooks.replayers = append(run.hooks.replayers, run.world)
 	}
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -160,6 +161,33 @@ func (f *worldFilter) holding() bool { return f.lookup != nil }
 // lookup, or a page is being prepared.
 func (f *worldFilter) busy() bool { return f.lookup != nil || len(f.preparing) > 0 }
 
+// The wall takes part in the recovery through the stages' hooks (hooks.go),
+// nearest the browser: what it held goes again to the next browser
+// (Requeuer), the world's context is made there (Rebaser), the replayed
+// subscriptions are walled (Replayer).
+var (
+	_ Requeuer = (*worldFilter)(nil)
+	_ Rebaser  = (*worldFilter)(nil)
+	_ Replayer = (*worldFilter)(nil)
+)
+
+// Lost is lost (Requeuer).
+func (f *worldFilter) Lost() []*transport.Message { return f.lost() }
+
+// Rebase has the world's context made in the new browser at ep, in the
+// dial worker (a browser that does not answer fails the attempt, as its
+// bootstrap would); then the wall follows it there, in the actor.
+func (f *worldFilter) Rebase(ctx context.Context, ep browser.Endpoint) (func(), error) {
+	context, err := f.w.Context(ctx, ep)
+	if err != nil {
+		return nil, fmt.Errorf("world %s: %w", f.w.Name(), err)
+	}
+	return func() { f.rebase(context, ep.Generation) }, nil
+}
+
+// Replay is ownRequest (Replayer).
+func (f *worldFilter) Replay(msg []byte) ([]byte, bool) { return f.ownRequest(msg) }
+
 // rebase follows the world into a new browser: its new context, and
 // nothing the client knew of the old one.
 func (f *worldFilter) rebase(context string, gen int) {
@@ -197,12 +225,6 @@ func (f *worldFilter) release() {
 	for _, m := range f.lost() {
 		m.Release()
 	}
-}
-
-// passes says the wall would let a subscription through as the client's.
-func (f *worldFilter) passes(msg []byte) bool {
-	_, ok := f.ownRequest(msg)
-	return ok
 }
 
 // ownRequest walls one of the relay's own requests (a replayed

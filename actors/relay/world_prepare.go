@@ -64,6 +64,6 @@ func (run *relayRun) pagePrepared(target string) {
 			return
 		}
 		h, _ := transport.ScanHead(m.B)
-		run.sendOn(m, &h) // past the stages already: on to the wall
+		run.sendOn(m, &h, nil) // past the stages already: on to the wall
 	}
 }

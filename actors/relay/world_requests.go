@@ -152,7 +152,7 @@ func (run *relayRun) worldResume() {
 			return
 		}
 		mh, _ := transport.ScanHead(m.B)
-		run.sendOn(m, &mh) // past the stages already; may start another lookup: the rest waits behind it
+		run.sendOn(m, &mh, nil) // past the stages already; may start another lookup: the rest waits behind it
 	}
 }
 
