@@ -23,7 +23,7 @@ import (
 // Path is where an endpoint serves the live view.
 const Path = state.LiveViewPath
 
-// Spec configures the actor.
+// Spec configures the LiveViewActor.
 type Spec struct {
 	// Poll is how often the page's facts (browsers, worlds, downloads) are
 	// read while someone watches; 0: a second.

@@ -19,7 +19,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 )
 
-// Spec configures the Actor.
+// Spec configures the WatchdogActor.
 type Spec struct {
 	Exe       string // the cdpvisor executable that runs `cdpvisor watchdog`
 	StateFile string // this coordinator's state file, for the guard to remove
