@@ -91,34 +91,15 @@ func under(path string, dirs ...string) bool {
 	return slices.ContainsFunc(dirs, func(d string) bool { return path == d || strings.HasPrefix(path, d+"/") })
 }
 
-// wallInRelay are the world's wall's files still in the relay: the wall
-// becomes a stage of the worlds room next (docs/architecture.md). The list
-// only shrinks: a file gone from the relay must leave it.
-var wallInRelay = []string{
-	"actors/relay/world.go", "actors/relay/world_bench_test.go", "actors/relay/world_browser.go", "actors/relay/world_doors.go",
-	"actors/relay/world_guard.go", "actors/relay/world_json.go", "actors/relay/world_prepare.go", "actors/relay/world_prepare_test.go",
-	"actors/relay/world_requests.go", "actors/relay/world_rules.go",
-}
-
 // A world has one owner: no file is named for worlds outside its room
 // (the command line's edges and the docs speak of worlds; they own none).
 func TestWorldsHaveOneRoom(t *testing.T) {
-	still := map[string]bool{}
 	for _, f := range readHouse(t) {
 		name := filepath.Base(f.path)
 		if !strings.HasPrefix(name, "world") || under(f.path, worldsRoom...) || under(f.path, "cmd") {
 			continue
 		}
-		if slices.Contains(wallInRelay, f.path) {
-			still[f.path] = true
-			continue
-		}
 		t.Errorf("%s is named for worlds outside their room (%s): move it there, or say what it is about", f.path, strings.Join(worldsRoom, ", "))
-	}
-	for _, p := range wallInRelay {
-		if !still[p] {
-			t.Errorf("%s left the relay: take it off wallInRelay", p)
-		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -112,6 +113,15 @@ func (h *Head) note(key keyKind, msg []byte, start, end int) {
 
 // Is reports whether the message's method is m.
 func (h *Head) Is(m string) bool { return string(h.Method) == m }
+
+// AppendSession ends msg, a CDP message written up to its last member,
+// with its sessionId when it has one (session), and its closing brace.
+func AppendSession(msg, session []byte) []byte {
+	if len(session) > 0 {
+		msg = fmt.Appendf(msg, `,"sessionId":%q`, session)
+	}
+	return append(msg, '}')
+}
 
 // WithID returns msg with its top-level id replaced by id, appended to dst.
 // The rest of the message is copied byte for byte.

@@ -44,11 +44,6 @@ type Spec struct {
 	// may share (the bridge decides what its exit stops).
 	OnBrowserClose func()
 	Traffic        *Traffic // counts what is forwarded; nil: not counted
-	// World, when set, walls the client into a world (CDP only): it sees
-	// and touches only the world's targets and contexts. WorldContext is
-	// the world's context in Endpoint's browser.
-	World        World
-	WorldContext string
 	// Extensions hears of the extensions the client loads and uninstalls
 	// (Extensions.loadUnpacked, Extensions.uninstall); nil: nobody.
 	Extensions ExtensionBook

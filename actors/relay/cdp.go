@@ -30,7 +30,7 @@ func (cdp) closesBrowser(h *transport.Head) bool {
 }
 
 func (cdp) success(dst []byte, h *transport.Head) []byte {
-	return appendSession(fmt.Appendf(dst, `{"id":%d,"result":{}`, h.ID), h.SessionID)
+	return transport.AppendSession(fmt.Appendf(dst, `{"id":%d,"result":{}`, h.ID), h.SessionID)
 }
 
 func (cdp) bootstrapTimeout() time.Duration { return 10 * time.Second }

@@ -130,14 +130,14 @@ func (run *relayRun) sendFrom(at int, msg *transport.Message, h *transport.Head)
 }
 
 // keptSub is a subscription as the client sent it, before the stages (or
-// the wall) rewrote it: what the setup books for the recovery.
+// a stage) rewrote it: what the setup books for the recovery.
 type keptSub struct {
 	msg  transport.Message
 	head transport.Head
 }
 
 // keptAsSent copies a subscription the setup keeps, before the stages or
-// the wall see it; nil for anything else.
+// a stage see it; nil for anything else.
 func (run *relayRun) keptAsSent(msg *transport.Message, h *transport.Head) *keptSub {
 	if !run.dialect.kept(h) {
 		return nil
@@ -148,7 +148,7 @@ func (run *relayRun) keptAsSent(msg *transport.Message, h *transport.Head) *kept
 }
 
 // book has the setup book a subscription on its way to the browser: as
-// the client sent it (sub) when the stages or the wall rewrote it, else
+// the client sent it (sub) when the stages rewrote it, else
 // msg itself, which the setup may rewrite (ids the client knows from an
 // earlier browser).
 func (run *relayRun) book(sub *keptSub, msg *transport.Message, h *transport.Head) watching {
@@ -202,12 +202,15 @@ func (run *relayRun) answer(at int, b []byte, refused *Refusal) (written bool, e
 	return run.toClient(at, msg, &h, true, refused, false)
 }
 
-// booksOf has the client's setup book a browser frame the client gets.
+// booksOf has the client's setup book a browser frame the client gets,
+// and the correlator note an event's weak signal, as the client gets it:
+// what a stage kept from the client (another world's page detached,
+// dropped by its wall) is no news of the browser's end.
 func (run *relayRun) booksOf(h *transport.Head, msg []byte) {
 	if h.HasID {
 		run.setup.answered(h, msg)
 	} else {
-		run.setup.event(h, msg)
+		run.noteEvent(h, msg)
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // recordingBrowser answers each request with its id and keeps a copy of
@@ -41,26 +40,15 @@ func headOf(msg []byte) int64 {
 	return id
 }
 
-// exchange sends requests through a world relay with stages (none: nil)
-// and answers what the browser was sent and what the client got.
+// exchange sends requests through a relay with stages (none: nil), one at
+// a time, and answers what the browser was sent and what the client got.
 func exchange(t *testing.T, stages []Stage, requests []string) (sent, got []string) {
 	t.Helper()
 	b := &recordingBrowser{memConn: newMemConn()}
-	got = relayExchange(t, benchWorld{}, b, stages, requests)
-	for _, m := range b.sent {
-		sent = append(sent, string(m))
-	}
-	return sent, got
-}
-
-// relayExchange sends requests through a relay of world w over browser b
-// (with stages, or none), one at a time, and answers what the client got.
-func relayExchange(t *testing.T, w World, b transport.Conn, stages []Stage, requests []string) (got []string) {
-	t.Helper()
 	client := newMemConn()
 	relay := New(Spec{
 		ID: 1, Client: client, Browser: b, Endpoint: browser.Endpoint{Generation: 1},
-		Resilient: true, World: w, WorldContext: "W", Stages: stages, Log: zerolog.Nop(),
+		Resilient: true, Stages: stages, Log: zerolog.Nop(),
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -76,20 +64,20 @@ func relayExchange(t *testing.T, w World, b transport.Conn, stages []Stage, requ
 	}
 	cancel()
 	<-done
-	return got
+	for _, m := range b.sent {
+		sent = append(sent, string(m))
+	}
+	return sent, got
 }
 
 // roundTrip starts a relay between an in-memory client and a browser that
-// answers every request with response: of a world's client (benchWorld)
-// when world, with stages. round sends request and waits for its answer
-// (a view of it, good until the next round); stop ends the relay.
-func roundTrip(world bool, stages []Stage, response []byte) (round func(request []byte) []byte, stop func()) {
+// answers every request with response, with stages. round sends request
+// and waits for its answer (a view of it, good until the next round); stop
+// ends the relay.
+func roundTrip(stages []Stage, response []byte) (round func(request []byte) []byte, stop func()) {
 	client := newMemConn()
 	echo := &echoBrowser{memConn: newMemConn(), response: response}
 	spec := Spec{ID: 1, Client: client, Browser: echo, Endpoint: browser.Endpoint{Generation: 1}, Resilient: true, Stages: stages, Log: zerolog.Nop()}
-	if world {
-		spec.World, spec.WorldContext = benchWorld{}, "W"
-	}
 	relay := New(spec)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

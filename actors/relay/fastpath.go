@@ -34,9 +34,6 @@ type fastPath struct {
 	trace    bool // log each frame's head (trace level)
 	// closeHook: Browser.close goes to the actor, which answers it itself.
 	closeHook bool
-	// world: the wall of a world's client, whose requests and news the
-	// actor sees first; nil on the whole browser's endpoint.
-	world *worldFilter
 	// stages: the relay's stages (stage.go), nil when it has none: a
 	// frame one claims goes to the actor, and the observers see the rest.
 	stages   []Stage
@@ -60,7 +57,7 @@ func (f *fastPath) set(link *browserLink) {
 func (f *fastPath) toBrowser(fr *Frame) bool {
 	m, h := fr.Msg, &fr.Head
 	*h, _ = transport.ScanHead(m.B)
-	if f.dialect.kept(h) || (f.closeHook && f.dialect.closesBrowser(h)) || (f.world != nil && f.world.claims(h)) {
+	if f.dialect.kept(h) || (f.closeHook && f.dialect.closesBrowser(h)) {
 		return false
 	}
 	f.gate.RLock()
@@ -131,7 +128,7 @@ func (f *fastPath) toClient(link *browserLink, fr *Frame, rest io.Reader) (forwa
 	} else {
 		*h, _ = transport.ScanHeadPrefix(m.B) // an answer's id comes first
 	}
-	if (h.HasID && f.dialect.ownID(h.ID)) || (f.world != nil && f.world.holdsBack(h)) {
+	if h.HasID && f.dialect.ownID(h.ID) {
 		return notForwarded, nil
 	}
 	var observers uint64

@@ -26,11 +26,6 @@ func (run *relayRun) onClient(m readResult) {
 			return
 		}
 	}
-	if run.world != nil && worldRuleOf(&h) == worldClosesBrowser {
-		run.worldCloseBrowser(&h)
-		m.msg.Release()
-		return
-	}
 	if hook := run.r.spec.OnBrowserClose; hook != nil && run.dialect.closesBrowser(&h) {
 		run.answerClose(&h)
 		m.msg.Release()
@@ -47,7 +42,7 @@ func (run *relayRun) onClient(m readResult) {
 			return
 		}
 		if run.replays(m.msg.B) {
-			run.setup.queued(&h, m.msg.B) // a subscription the wall would refuse is not the client's
+			run.setup.queued(&h, m.msg.B) // a subscription a stage would refuse is not the client's
 		}
 		run.queue = append(run.queue, m.msg)
 		if run.machine.Is(fsm.ConnDegraded) {
@@ -56,46 +51,16 @@ func (run *relayRun) onClient(m readResult) {
 	}
 }
 
-// send forwards a client message to the browser, through the stages and
-// the world's wall when there is one.
+// send forwards a client message to the browser, through the stages.
 func (run *relayRun) send(msg *transport.Message, h *transport.Head) { run.sendFrom(0, msg, h) }
 
-// sendOn forwards a client message the stages let through to the browser,
-// through the world's wall when there is one. sub is the subscription as
-// it came to the stages (sendFrom); nil: msg came to the stages as it is.
+// sendOn forwards a client message the stages let through to the browser.
+// sub is the subscription as it came to the stages (sendFrom); nil: msg
+// came to the stages as it is.
 func (run *relayRun) sendOn(msg *transport.Message, h *transport.Head, sub *keptSub) {
-	if run.world != nil && run.world.holding() {
-		run.world.held = append(run.world.held, msg) // behind a lookup, in order
-		return
-	}
-	if run.world != nil && run.world.waitForPreparation(msg, h) {
-		return
-	}
-	if run.world != nil {
-		run.sendInWorld(msg, h, sub)
-		return
-	}
 	watch := unwatched
 	if run.dialect.kept(h) {
 		watch = run.book(sub, msg, h)
-	}
-	run.forward(msg, h, watch)
-}
-
-// sendInWorld puts a client message through the world's wall, then
-// forwards what the wall lets through. A subscription is kept for the
-// recovery as the client sent it (the next browser's context is put in
-// when it is replayed), and only when the wall let it through.
-func (run *relayRun) sendInWorld(msg *transport.Message, h *transport.Head, sub *keptSub) {
-	if sub == nil {
-		sub = run.keptAsSent(msg, h)
-	}
-	if !run.worldRequest(msg, h) {
-		return
-	}
-	watch := unwatched
-	if sub != nil {
-		watch = run.setup.sent(&sub.head, &sub.msg) // CDP's reads and copies it, rewriting nothing
 	}
 	run.forward(msg, h, watch)
 }
@@ -156,15 +121,9 @@ func (run *relayRun) onBrowser(m readResult) {
 		m.msg.Release()
 		return
 	}
-	if run.world != nil && run.worldFromBrowser(&h, m.msg.B) {
-		m.msg.Release()
-		return
-	}
-	books := true // an event, for the setup and the correlator
+	books := true // an event, for the setup and the correlator as the client gets it
 	if h.HasID {
 		books = run.inflight.answered(h.ID) != unwatched
-	} else if fsm.IsWeakSignal(h.Method) {
-		run.correlator.Weak(h.Method, m.msg.B)
 	}
 	size := int64(len(m.msg.B))
 	if run.trace {
@@ -262,7 +221,7 @@ func (run *relayRun) stream(m readResult) bool {
 		observers, claimed = looks(run.stages, f)
 	}
 	_, asked := run.asked[h.ID]
-	if (h.HasID && (run.pending[h.ID] || asked)) || (run.world != nil && run.world.holdsBack(&h)) || claimed {
+	if (h.HasID && (run.pending[h.ID] || asked)) || claimed {
 		if _, err := m.msg.ReadFrom(m.rest); err != nil {
 			run.log.Warn().Err(err).Msg("reading an answer to the bootstrap")
 		}
@@ -303,11 +262,4 @@ func (run *relayRun) answerClose(h *transport.Head) {
 	if _, err := run.answer(len(run.stages), msg, nil); err != nil {
 		run.close(websocket.CloseNormalClosure, "")
 	}
-}
-
-func appendSession(msg, session []byte) []byte {
-	if len(session) > 0 {
-		msg = fmt.Appendf(msg, `,"sessionId":%q`, session)
-	}
-	return append(msg, '}')
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/fsm"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // What a stage may take part in besides its frames: the optional
 // interfaces below, each asked once when the relay starts (a stage that
 // declares none costs nothing more), and the Line's capabilities (Ask,
-// Endpoint, Context, Close). A stage declares what it implements with
+// Connected, Endpoint, Context, Close). A stage declares what it implements with
 // interface guards: var _ relay.Rebaser = (*myStage)(nil).
 
 // Greeter is a stage that takes a client's frame when it arrives, whatever
@@ -191,6 +192,11 @@ func (run *relayRun) answerAsked(h *transport.Head, msg *transport.Message) bool
 	}
 	return true
 }
+
+// Connected says a browser is there to send to: a frame a stage sends on
+// now goes to it, else to the queue for the next one (where it meets the
+// stages again when it is sent).
+func (l *Line) Connected() bool { return l.run.link != nil && l.run.machine.Is(fsm.ConnConnected) }
 
 // Endpoint is the browser of the moment: the one connected, or else the
 // one the relay started with.

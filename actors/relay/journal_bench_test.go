@@ -28,9 +28,9 @@ func BenchmarkRelayRoundTripJournal(b *testing.B) {
 
 	request := []byte(`{"id":1,"method":"Runtime.evaluate","params":{"expression":"1"},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
 	response := []byte(`{"id":1,"result":{"result":{"type":"number","value":1,"description":"1"}},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
-	plainRound, stopPlain := relay.RoundTrip(true, nil, response)
+	plainRound, stopPlain := relay.RoundTrip(walled(), response)
 	defer stopPlain()
-	keptRound, stopKept := relay.RoundTrip(true, []relay.Stage{j.Tap("bench", journal.Client{ID: 1})}, response)
+	keptRound, stopKept := relay.RoundTrip(walled(j.Tap("bench", journal.Client{ID: 1})), response)
 	defer stopKept()
 	plain := func() { plainRound(request) }
 	kept := func() { keptRound(request) }

@@ -29,8 +29,8 @@ func TestJournalLeavesForwardingAlone(t *testing.T) {
 	go func() { served <- a.Serve(ctx) }()
 	defer func() { cancel(); <-served }()
 
-	sentPlain, gotPlain := relay.Exchange(t, nil, requests)
-	sentJournal, gotJournal := relay.Exchange(t, []relay.Stage{a.Tap("bench", journal.Client{ID: 1})}, requests)
+	sentPlain, gotPlain := relay.Exchange(t, walled(), requests)
+	sentJournal, gotJournal := relay.Exchange(t, walled(a.Tap("bench", journal.Client{ID: 1})), requests)
 	if strings.Join(sentPlain, "\n") != strings.Join(sentJournal, "\n") || strings.Join(gotPlain, "\n") != strings.Join(gotJournal, "\n") {
 		t.Fatalf("with the journal the relay forwarded\n%q\n%q\nwithout\n%q\n%q", sentJournal, gotJournal, sentPlain, gotPlain)
 	}

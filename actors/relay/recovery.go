@@ -224,7 +224,7 @@ func (run *relayRun) failQueued(err error) {
 	text := "cdpvisor: " + remedy.Explain(err, nil)
 	for _, m := range run.queue {
 		if h, _ := transport.ScanHead(m.B); h.HasID {
-			msg := appendSession(fmt.Appendf(nil, `{"id":%d,"error":{"code":-32000,"message":%q}`, h.ID, text), h.SessionID)
+			msg := transport.AppendSession(fmt.Appendf(nil, `{"id":%d,"error":{"code":-32000,"message":%q}`, h.ID, text), h.SessionID)
 			if _, werr := run.answer(len(run.stages), msg, nil); werr != nil {
 				run.close(websocket.CloseNormalClosure, "")
 			}

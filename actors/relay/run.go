@@ -53,7 +53,6 @@ type relayRun struct {
 	bootstrapTimer *time.Timer
 	scratch        []byte
 	streamed       countingReader // counts the message being streamed by the actor
-	world          *worldFilter   // the wall of a world's client; nil on the whole browser's endpoint
 	// stages are the relay's (stage.go), nil when it has none; lines are
 	// their places in the chain, one each.
 	stages []Stage
@@ -97,17 +96,9 @@ func newRelayRun(r *Actor, ctx context.Context) *relayRun {
 	run.setup = r.dialect.newSetup(r.log, run.tellExtension)
 	run.bootstrapTimer.Stop()
 	run.machine = fsm.NewConnectionMachine(run.logTransition)
-	if r.spec.World != nil && !r.spec.BiDi {
-		run.world = newWorldFilter(r.spec.World, r.spec.WorldContext, r.spec.Endpoint.Generation)
-		run.log = run.log.With().Str("world", r.spec.World.Name()).Logger()
-		// The wall, nearest the browser, last of the hooks.
-		run.hooks.requeuers = append(run.hooks.requeuers, run.world)
-		run.hooks.rebasers = append(run.hooks.rebasers, run.world)
-		run.hooks.replayers = append(run.hooks.replayers, run.world)
-	}
 	run.fast = &fastPath{
 		dialect: r.dialect, inflight: run.inflight, client: r.spec.Client, traffic: r.spec.Traffic,
-		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil, world: run.world,
+		log: run.log, trace: run.trace, closeHook: r.spec.OnBrowserClose != nil,
 		stages: run.stages,
 	}
 	// On shutdown the client is closed even while the actor waits for a
@@ -175,7 +166,7 @@ func (run *relayRun) pause() {
 // resume switches the fast path on when the connection is connected: the
 // machine decides, the fast path follows.
 func (run *relayRun) resume() {
-	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) && (run.world == nil || !run.world.busy()) {
+	if !run.fastOn && run.link != nil && run.machine.Is(fsm.ConnConnected) {
 		run.fast.set(run.link)
 		run.fastOn = true
 	}
@@ -212,9 +203,6 @@ func (run *relayRun) finish() {
 		m.Release()
 	}
 	run.queue = nil
-	if run.world != nil {
-		run.world.release()
-	}
 	close(run.quit)
 	run.workers.Wait() // both ends are closed: their readers return
 	for _, s := range run.stages {

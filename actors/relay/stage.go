@@ -3,8 +3,8 @@ package relay
 import "github.com/cdpvisor/cdpvisor/transport"
 
 // A Stage is a feature's part in a relay, living in the feature's room (the
-// journal's tap, a human's hold; next the recorder, admission, the world's
-// wall). The relay runs the stages it is given in their order and names
+// journal's tap, a human's hold, the world's wall; next the recorder,
+// admission). The relay runs the stages it is given in their order and names
 // none of them; a relay with no stage runs its fast path as before stages.
 //
 // The stages are layers around the browser: a client's frames meet them
@@ -100,8 +100,8 @@ type Frame struct {
 	Refused *Refusal
 }
 
-// Refusal is a client request that the relay (the world's wall) or a stage
-// refused itself: observers keep it with the answer (a journal's denials).
+// Refusal is a client request that a stage (the world's wall) refused
+// itself: observers keep it with the answer (a journal's denials).
 type Refusal struct {
 	Method string // the request's
 	What   string // what it asked for: a URL, a file's path; "" when nothing in particular

@@ -86,7 +86,7 @@ func (b *targetBook) goneEvents() [][]byte {
 	for _, id := range ids {
 		s := b.sessions[id]
 		ev := fmt.Appendf(nil, `{"method":"Target.detachedFromTarget","params":{"sessionId":%q,"targetId":%q}`, id, s.targetID)
-		out = append(out, appendSession(ev, []byte(s.parent)))
+		out = append(out, transport.AppendSession(ev, []byte(s.parent)))
 	}
 	for id := range b.targets {
 		out = append(out, fmt.Appendf(nil, `{"method":"Target.targetDestroyed","params":{"targetId":%q}}`, id))

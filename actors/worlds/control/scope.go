@@ -10,6 +10,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/wall"
 )
 
 // scopes are the worlds as the proxy serves them at /context/NAME and on
@@ -19,6 +20,7 @@ type scopes struct{ c *Control }
 var (
 	_ proxy.Scopes = scopes{}
 	_ proxy.Scope  = (*scope)(nil)
+	_ wall.World   = (*worlds.World)(nil)
 )
 
 func (s scopes) CheckName(name string) error { return worlds.CheckName(name) }
@@ -69,15 +71,19 @@ func (s *scope) NewPage(ctx context.Context, url string) (string, error) {
 	return id, said(err)
 }
 
-// Wall puts a client's relay into the world: the wall, and the stages
-// the world's features give its clients (the journal's tap, a human's
-// hold).
+// Wall puts a client's relay into the world: the stages the world's
+// features give its clients (the journal's tap, a human's hold), then,
+// nearest the browser, the world's wall (CDP's: a BiDi client is not
+// walled).
 func (s *scope) Wall(ctx context.Context, spec *relay.Spec) {
-	spec.World, spec.WorldContext = s.world, s.context
 	for _, stageOf := range s.c.spec.Stages {
 		if st := stageOf(ctx, s.world.Name(), spec.ID); st != nil {
 			spec.Stages = append(spec.Stages, st)
 		}
+	}
+	if !spec.BiDi {
+		spec.Log = spec.Log.With().Str("world", s.world.Name()).Logger()
+		spec.Stages = append(spec.Stages, wall.New(s.world, s.context, s.ep.Generation))
 	}
 }
 

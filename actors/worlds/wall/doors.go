@@ -1,4 +1,4 @@
-package relay
+package wall
 
 import (
 	"bytes"
@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cdpvisor/cdpvisor/actors/guard"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // A world's doors out of its wall. Every world refuses a channel to the
-// browser the wall does not see (worldRawChannel). A guarded world (one
+// browser the wall does not see (rawChannel). A guarded world (one
 // with a network policy or an upstream proxy) also touches nothing of the
 // machine: the URLs its clients have the browser load, the files they
 // hand its pages and where its downloads land are judged by the world
@@ -30,73 +32,66 @@ const (
 // profile, its processes), as chrome://version does.
 var errMachine = errors.New("a guarded world reads nothing of the machine through the browser")
 
-// Rules of the journal's denials (ruleDoor is guard.RuleDoors, which the
-// relay does not import: the worlds room's).
+// Rules of the journal's denials.
 const (
 	ruleRawChannel = "no raw protocol in a world"
-	ruleDoor       = "a guarded world touches nothing of the machine"
+	ruleDoor       = guard.RuleDoors
 )
 
-// worldDoors judges a client request at the world's doors before the rest
-// of the wall sees it. True: it goes on (perhaps rewritten: a download
-// path put in the world's folder); false: the wall answered it or holds it
-// for its history entry's URL.
-func (run *relayRun) worldDoors(msg *transport.Message, h *transport.Head, rule worldRule) bool {
-	w := run.world.w
-	if rule == worldRawChannel {
+// doors judges a client request at the world's doors before the rest of
+// the wall sees it. Pass: it goes on (perhaps rewritten: a download path
+// put in the world's folder); else the wall answered it, or holds it for
+// its history entry's URL.
+func (f *Wall) doors(l *relay.Line, msg *transport.Message, h *transport.Head, r rule) relay.Verdict {
+	w := f.w
+	if r == rawChannel {
 		text := fmt.Sprintf(errRawChannel, h.Method, w.Name())
 		if h.Is("Target.exposeDevToolsProtocol") {
-			run.worldBindingRefused(msg.B, text)
+			f.bindingRefused(l, msg.B, text)
 		}
-		run.worldDeny(msg, h, "", ruleRawChannel, text)
-		return false
+		return f.deny(l, h, "", ruleRawChannel, text)
 	}
 	if !w.Walled() {
-		return true
+		return relay.Pass
 	}
 	switch {
-	case (rule == worldLoadsURL || rule == worldCreatesTarget) && namesNoURL(msg.B):
+	case (r == loadsURL || r == createsTarget) && namesNoURL(msg.B):
 		// Nothing to judge, and nothing decoded (Fetch.continueRequest may
 		// carry a request's whole body).
-	case rule == worldLoadsURL, rule == worldCreatesTarget:
+	case r == loadsURL, r == createsTarget:
 		params, err := readParamMap(msg.B)
 		if err != nil {
-			run.worldInvalid(msg, h)
-			return false
+			return f.invalid(l, h)
 		}
 		u, err := stringParam(params, "url")
 		if err != nil {
-			run.worldInvalid(msg, h)
-			return false
+			return f.invalid(l, h)
 		}
 		if err := w.DoorURL(deref(u)); err != nil {
-			run.worldDeny(msg, h, deref(u), ruleDoor, fmt.Sprintf(errDoor, h.Method, w.Name(), err))
-			return false
+			return f.deny(l, h, deref(u), ruleDoor, fmt.Sprintf(errDoor, h.Method, w.Name(), err))
 		}
-	case rule == worldReadsMachine:
-		run.worldDeny(msg, h, "", ruleDoor, fmt.Sprintf(errDoor, h.Method, w.Name(), errMachine))
-		return false
-	case rule == worldGoesBack:
-		run.worldHistoryLookup(msg, h)
-		return false
-	case rule == worldHandsFiles:
-		return run.worldHandsFiles(msg, h)
-	case rule == worldSavesFiles, rule == worldNamesContext && h.Is("Browser.setDownloadBehavior"):
-		return run.worldSavesFiles(msg, h)
+	case r == readsMachine:
+		return f.deny(l, h, "", ruleDoor, fmt.Sprintf(errDoor, h.Method, w.Name(), errMachine))
+	case r == goesBack:
+		return f.lookUpHistory(l, msg, h)
+	case r == handsFiles:
+		return f.judgeFiles(l, msg, h)
+	case r == savesFiles, r == namesContext && h.Is("Browser.setDownloadBehavior"):
+		return f.keepDownloads(l, msg, h)
 	}
-	return true
+	return relay.Pass
 }
 
-// worldBindingRefused makes the binding a refused
+// bindingRefused makes the binding a refused
 // Target.exposeDevToolsProtocol would have given the page throw the
 // refusal when the page reads it. chromedriver sends its BiDi mapper
 // without waiting for the answer; the mapper then fails with the rule's
 // words instead of "Cannot read properties of undefined". It is evaluated
 // on the client's sessions on that page, before anything the client sends
 // after (the browser keeps a session's order).
-func (run *relayRun) worldBindingRefused(msg []byte, text string) {
+func (f *Wall) bindingRefused(l *relay.Line, msg []byte, text string) {
 	params, err := readParamMap(msg)
-	if err != nil || run.link == nil {
+	if err != nil {
 		return
 	}
 	target, err1 := stringParam(params, "targetId")
@@ -109,15 +104,14 @@ func (run *relayRun) worldBindingRefused(msg []byte, text string) {
 		name = *binding
 	}
 	expr := fmt.Sprintf("Object.defineProperty(globalThis, %s, {configurable: true, get() { throw new Error(%s); }})", jsonString(name), jsonString(text))
-	for session, t := range run.world.sessions {
+	for session, t := range f.sessions {
 		if t != *target {
 			continue
 		}
-		id := run.internalID()
-		run.world.own[id] = worldOwnRequest{} // its answer is the wall's
-		q := fmt.Appendf(nil, `{"id":%d,"method":"Runtime.evaluate","params":{"expression":%s},"sessionId":%s}`, id, jsonString(expr), jsonString(session))
-		if err := run.link.conn.Write(q, false); err != nil {
-			run.browserLost(err)
+		asked := l.Ask(func(id int64) []byte { // its answer is the wall's
+			return fmt.Appendf(nil, `{"id":%d,"method":"Runtime.evaluate","params":{"expression":%s},"sessionId":%s}`, id, jsonString(expr), jsonString(session))
+		}, nil)
+		if !asked {
 			return
 		}
 	}
@@ -129,65 +123,59 @@ func namesNoURL(msg []byte) bool {
 	return !bytes.Contains(msg, []byte(`"url"`)) && !bytes.Contains(msg, []byte(`\u`))
 }
 
-// worldDeny answers a request the doors refused, with the refusal for the
+// deny answers a request the doors refused, with the refusal for the
 // stages (the journal's denial).
-func (run *relayRun) worldDeny(msg *transport.Message, h *transport.Head, what, rule, text string) {
-	run.log.Info().Str("world", run.world.w.Name()).Str("method", string(h.Method)).Str("rule", rule).Msg("a world's client was refused a door out of its wall")
-	run.refuseClient(errorAnswer(h.ID, h.SessionID, codeServerError, text), &Refusal{Method: string(h.Method), What: what, Rule: rule})
-	msg.Release()
+func (f *Wall) deny(l *relay.Line, h *transport.Head, what, rule, text string) relay.Verdict {
+	l.Log().Info().Str("world", f.w.Name()).Str("method", string(h.Method)).Str("rule", rule).Msg("a world's client was refused a door out of its wall")
+	l.Answer(errorAnswer(h.ID, h.SessionID, codeServerError, text), &relay.Refusal{Method: string(h.Method), What: what, Rule: rule})
+	return relay.Answer
 }
 
-// worldHandsFiles lets files reach a page only from the world's folders:
+// judgeFiles lets files reach a page only from the world's folders:
 // DOM.setFileInputFiles's files, Input.dispatchDragEvent's data.files.
-func (run *relayRun) worldHandsFiles(msg *transport.Message, h *transport.Head) bool {
+func (f *Wall) judgeFiles(l *relay.Line, msg *transport.Message, h *transport.Head) relay.Verdict {
 	params, err := readParamMap(msg.B)
 	if err != nil {
-		run.worldInvalid(msg, h)
-		return false
+		return f.invalid(l, h)
 	}
 	if h.Is("Input.dispatchDragEvent") {
 		raw, ok := params["data"]
 		if !ok || string(raw) == "null" {
-			return true
+			return relay.Pass
 		}
 		if err := json.Unmarshal(raw, &params); err != nil {
-			run.worldInvalid(msg, h)
-			return false
+			return f.invalid(l, h)
 		}
 	}
 	var files []string
 	if raw, ok := params["files"]; ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &files); err != nil {
-			run.worldInvalid(msg, h)
-			return false
+			return f.invalid(l, h)
 		}
 	}
 	for _, path := range files {
-		if err := run.world.w.DoorFile(path); err != nil {
-			run.worldDeny(msg, h, path, ruleDoor, fmt.Sprintf(errFileDoor, h.Method, run.world.w.Name(), err))
-			return false
+		if err := f.w.DoorFile(path); err != nil {
+			return f.deny(l, h, path, ruleDoor, fmt.Sprintf(errFileDoor, h.Method, f.w.Name(), err))
 		}
 	}
-	return true
+	return relay.Pass
 }
 
-// worldSavesFiles keeps a guarded world's downloads in its folders: a
+// keepDownloads keeps a guarded world's downloads in its folders: a
 // client's download path elsewhere (Playwright's artifacts directory, set
 // while it connects) becomes the world's own folder, so the client still
 // connects and its downloads land where the world's do.
-func (run *relayRun) worldSavesFiles(msg *transport.Message, h *transport.Head) bool {
-	rewritten, path, err := keptDownloads(run.world.w, msg.B)
+func (f *Wall) keepDownloads(l *relay.Line, msg *transport.Message, h *transport.Head) relay.Verdict {
+	rewritten, path, err := keptDownloads(f.w, msg.B)
 	switch {
 	case errors.Is(err, errUnreadable):
-		run.worldInvalid(msg, h)
-		return false
+		return f.invalid(l, h)
 	case err != nil:
-		run.worldDeny(msg, h, path, ruleDoor, fmt.Sprintf(errDoor, h.Method, run.world.w.Name(), err))
-		return false
+		return f.deny(l, h, path, ruleDoor, fmt.Sprintf(errDoor, h.Method, f.w.Name(), err))
 	}
 	msg.B = append(msg.B[:0], rewritten...)
 	*h, _ = transport.ScanHead(msg.B)
-	return true
+	return relay.Pass
 }
 
 // errUnreadable: parameters the wall cannot read.
@@ -228,11 +216,10 @@ func keptDownloads(w World, msg []byte) ([]byte, string, error) {
 	return rewritten, deref(path), nil
 }
 
-// worldHistoryLookup asks the browser for the page's history before
+// lookUpHistory asks the browser for the page's history before
 // Page.navigateToHistoryEntry goes on: the entry's URL is judged as a
-// navigation's. The client's later messages wait behind it, in order.
-func (run *relayRun) worldHistoryLookup(msg *transport.Message, h *transport.Head) {
-	f := run.world
+// navigation's.
+func (f *Wall) lookUpHistory(l *relay.Line, msg *transport.Message, h *transport.Head) relay.Verdict {
 	params, err := readParamMap(msg.B)
 	var entry int64
 	if err == nil {
@@ -242,25 +229,22 @@ func (run *relayRun) worldHistoryLookup(msg *transport.Message, h *transport.Hea
 		}
 	}
 	if err != nil {
-		run.worldInvalid(msg, h)
-		return
+		return f.invalid(l, h)
 	}
-	f.lookup = &worldLookup{msg: msg, entry: entry, history: true}
-	id := run.internalID()
-	f.own[id] = worldOwnRequest{history: true}
-	q := appendSession(fmt.Appendf(nil, `{"id":%d,"method":"Page.getNavigationHistory"`, id), h.SessionID)
-	if err := run.link.conn.Write(q, false); err != nil {
-		run.browserLost(err)
+	session := bytes.Clone(h.SessionID)
+	q := func(id int64) []byte {
+		return transport.AppendSession(fmt.Appendf(nil, `{"id":%d,"method":"Page.getNavigationHistory"`, id), session)
 	}
+	return f.ask(l, &lookup{msg: msg, entry: entry, history: true}, q, f.historyLookedUp)
 }
 
-// worldHistoryLookedUp goes on with the Page.navigateToHistoryEntry that
-// waited for the page's history: forwarded when its entry's URL may be
+// historyLookedUp goes on with the Page.navigateToHistoryEntry that
+// waited for the page's history: sent on when its entry's URL may be
 // loaded (or the browser does not know the entry: it answers that
 // itself), else refused; then the messages behind it.
-func (run *relayRun) worldHistoryLookedUp(failed bool, answer []byte) {
-	l, h := run.world.takeLookup()
-	if l == nil {
+func (f *Wall) historyLookedUp(l *relay.Line, answer *relay.Frame) {
+	lk, h := f.take()
+	if lk == nil {
 		return
 	}
 	var res struct {
@@ -272,17 +256,18 @@ func (run *relayRun) worldHistoryLookedUp(failed bool, answer []byte) {
 		} `json:"result"`
 	}
 	url, known := "", false
-	if !failed && json.Unmarshal(answer, &res) == nil {
+	if !answer.Head.HasError && json.Unmarshal(answer.Msg.B, &res) == nil {
 		for _, e := range res.Result.Entries {
-			if e.ID == l.entry {
+			if e.ID == lk.entry {
 				url, known = e.URL, true
 			}
 		}
 	}
-	if err := run.world.w.DoorURL(url); known && err != nil {
-		run.worldDeny(l.msg, h, url, ruleDoor, fmt.Sprintf(errDoor, h.Method, run.world.w.Name(), err))
+	if err := f.w.DoorURL(url); known && err != nil {
+		f.deny(l, h, url, ruleDoor, fmt.Sprintf(errDoor, h.Method, f.w.Name(), err))
+		lk.msg.Release()
 	} else {
-		run.forward(l.msg, h, unwatched)
+		l.Send(relay.ToBrowser, lk.msg)
 	}
-	run.worldResume()
+	f.resume(l)
 }

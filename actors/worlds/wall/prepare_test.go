@@ -1,4 +1,4 @@
-package relay_test
+package wall_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/wall"
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // preparingWorld owns the context "W"; its PreparePage tells the test of
@@ -47,17 +49,17 @@ func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	world := preparingWorld{asked: make(chan string, 1), done: make(chan struct{})}
 	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
-		Resilient: true, World: world, WorldContext: "W", Log: zerolog.New(zerolog.NewTestWriter(t))})
+		Resilient: true, Stages: []relay.Stage{wall.New(world, "W", 1)}, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	expect := func(id int64, method string) {
 		t.Helper()
-		if h := scan(t, chromium.Next(t)); !h.HasID || h.ID != id || !h.Is(method) {
+		if h := head(chromium.Next(t)); !h.HasID || h.ID != id || !h.Is(method) {
 			t.Fatalf("Chromium got %+v, want %d %s", h, id, method)
 		}
 	}
 	client.In <- []byte(`{"id":1,"method":"Target.createTarget","params":{"url":"about:blank"}}`)
 	expect(1, "Target.createTarget")
 	chromium.In <- []byte(`{"id":1,"result":{"targetId":"T1"}}`)
-	if h := scan(t, client.Next(t)); !h.HasID || h.ID != 1 {
+	if h := head(client.Next(t)); !h.HasID || h.ID != 1 {
 		t.Fatalf("the client got %+v, want the answer to its createTarget while the page is prepared", h)
 	}
 	select {
@@ -88,3 +90,9 @@ func (preparingWorld) Walled() bool                           { return false }
 func (preparingWorld) DoorURL(string) error                   { return nil }
 func (preparingWorld) DoorFile(string) error                  { return nil }
 func (preparingWorld) DoorDownloads(p string) (string, error) { return p, nil }
+
+// head is msg's head; a message it cannot read has none (no id).
+func head(msg []byte) transport.Head {
+	h, _ := transport.ScanHead(msg)
+	return h
+}

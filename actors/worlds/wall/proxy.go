@@ -1,9 +1,10 @@
-package relay
+package wall
 
 import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -17,31 +18,23 @@ import (
 // (the world).
 const errOwnProxy = "Target.createBrowserContext with proxyServer or proxyBypassList is refused in world %q: its network policy is enforced by its own proxy, which every context made in it gets; make the context without one"
 
-// worldGuardsContext puts the world's guard into a client's
+// guardsContext puts the world's guard into a client's
 // Target.createBrowserContext; false when it answered the request itself
 // (a proxy of the client's own, or parameters it cannot read).
-func (run *relayRun) worldGuardsContext(msg *transport.Message, h *transport.Head) bool {
-	server, bypass := run.world.w.Proxy()
+func (f *Wall) guardsContext(l *relay.Line, msg *transport.Message, h *transport.Head) bool {
+	server, bypass := f.w.Proxy()
 	if server == "" {
 		return true
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(msg.B, &top); err != nil {
-		run.worldInvalid(msg, h)
+	top, params, err := readRequest(msg.B)
+	if err != nil {
+		f.invalid(l, h)
 		return false
-	}
-	params := map[string]json.RawMessage{}
-	if raw, ok := top["params"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &params); err != nil {
-			run.worldInvalid(msg, h)
-			return false
-		}
 	}
 	for _, key := range []string{"proxyServer", "proxyBypassList"} {
 		var v string
 		if raw, ok := params[key]; ok && (json.Unmarshal(raw, &v) != nil || v != "") {
-			run.answerClient(errorAnswer(h.ID, h.SessionID, codeServerError, fmt.Sprintf(errOwnProxy, run.world.w.Name())))
-			msg.Release()
+			l.Answer(errorAnswer(h.ID, h.SessionID, codeServerError, fmt.Sprintf(errOwnProxy, f.w.Name())), nil)
 			return false
 		}
 	}
@@ -50,7 +43,7 @@ func (run *relayRun) worldGuardsContext(msg *transport.Message, h *transport.Hea
 	top["params"], _ = json.Marshal(params)
 	rewritten, err := json.Marshal(top)
 	if err != nil {
-		run.worldInvalid(msg, h)
+		f.invalid(l, h)
 		return false
 	}
 	msg.B = append(msg.B[:0], rewritten...)

@@ -1,9 +1,9 @@
-package relay
+package wall
 
 import (
 	"context"
 
-	"github.com/cdpvisor/cdpvisor/fsm"
+	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -23,24 +23,23 @@ var navigatesPage = map[string]bool{
 }
 
 // prepare has the world prepare a page its client made, off the actor;
-// pagePrepared follows in the actor.
-func (run *relayRun) prepare(target string) {
-	f := run.world
+// prepared follows in the actor.
+func (f *Wall) prepare(l *relay.Line, target string) {
 	if f.preparing == nil {
 		f.preparing = map[string]bool{}
 	}
 	f.preparing[target] = true
 	gen := f.gen
-	run.goThen(func(ctx context.Context) func() {
+	l.Go(func(ctx context.Context) func(*relay.Line) {
 		f.w.PreparePage(ctx, gen, target)
-		return func() { run.pagePrepared(target) }
+		return func(l *relay.Line) { f.prepared(l, target) }
 	})
 }
 
 // waitForPreparation takes a client request that navigates while a page
 // is being prepared (or any request, while earlier ones wait: none
 // overtakes another) and reports whether it did.
-func (f *worldFilter) waitForPreparation(msg *transport.Message, h *transport.Head) bool {
+func (f *Wall) waitForPreparation(msg *transport.Message, h *transport.Head) bool {
 	if len(f.preparing) == 0 || (len(f.beforePrepared) == 0 && !(h.HasID && navigatesPage[string(h.Method)])) {
 		return false
 	}
@@ -48,22 +47,16 @@ func (f *worldFilter) waitForPreparation(msg *transport.Message, h *transport.He
 	return true
 }
 
-// pagePrepared sends what waited, in order, once no page is being
-// prepared any more.
-func (run *relayRun) pagePrepared(target string) {
-	f := run.world
+// prepared puts what waited through the wall again, in order, once no
+// page is being prepared any more.
+func (f *Wall) prepared(l *relay.Line, target string) {
 	delete(f.preparing, target)
 	if len(f.preparing) > 0 || len(f.beforePrepared) == 0 {
 		return
 	}
 	waiting := f.beforePrepared
 	f.beforePrepared = nil
-	for i, m := range waiting {
-		if run.link == nil || !run.machine.Is(fsm.ConnConnected) {
-			run.queue = append(run.queue, waiting[i:]...) // the browser went meanwhile: the recovery sends them
-			return
-		}
-		h, _ := transport.ScanHead(m.B)
-		run.sendOn(m, &h, nil) // past the stages already: on to the wall
+	for _, m := range waiting {
+		f.again(l, m)
 	}
 }

@@ -1,4 +1,4 @@
-package relay
+package wall
 
 import (
 	"bytes"
@@ -62,15 +62,15 @@ func FuzzWorldWall(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		wall := newWorldFilter(wallWorld{}, "W", 2)
+		wall := New(wallWorld{}, "W", 2)
 		wall.former["OLD"] = true
 		in := bytes.Clone(msg)
-		out, ok := wall.ownRequest(msg)
+		out, ok := wall.Replay(msg)
 		if !bytes.Equal(msg, in) {
-			t.Fatalf("ownRequest changed its input: %q", msg)
+			t.Fatalf("Replay changed its input: %q", msg)
 		}
 		h, err := transport.ScanHead(msg)
-		if err != nil || worldRuleOf(&h) == worldPasses {
+		if err != nil || ruleOf(&h) == passes {
 			if !ok || !bytes.Equal(out, msg) {
 				t.Fatalf("a request the wall does not read was changed or stopped: %q → %q, %v", msg, out, ok)
 			}
@@ -79,7 +79,7 @@ func FuzzWorldWall(f *testing.F) {
 		if !ok {
 			return
 		}
-		if worldRuleOf(&h) != worldNamesContext {
+		if ruleOf(&h) != namesContext {
 			t.Fatalf("a walled request of another kind passed as a subscription: %q", msg)
 		}
 		oh, err := transport.ScanHead(out)

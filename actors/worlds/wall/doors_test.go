@@ -1,8 +1,7 @@
-package relay
+package wall
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,9 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
-	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
@@ -44,7 +41,7 @@ func (walledWorld) DoorDownloads(p string) (string, error) {
 // historyBrowser answers each request, the page's history with a file
 // entry (1) and a web one (2), and keeps what it was sent.
 type historyBrowser struct {
-	*memConn
+	*actortest.ChanConn
 	mu   sync.Mutex
 	sent [][]byte
 }
@@ -58,7 +55,7 @@ func (b *historyBrowser) Write(msg []byte, _ bool) error {
 	if h.Is("Page.getNavigationHistory") {
 		result = `{"currentIndex":1,"entries":[{"id":1,"url":"file:///secret.txt"},{"id":2,"url":"https://example.com/"}]}`
 	}
-	b.in <- appendSession(fmt.Appendf(nil, `{"id":%d,"result":%s`, h.ID, result), h.SessionID)
+	b.In <- transport.AppendSession(fmt.Appendf(nil, `{"id":%d,"result":%s`, h.ID, result), h.SessionID)
 	return nil
 }
 
@@ -66,8 +63,8 @@ func (b *historyBrowser) Write(msg []byte, _ bool) error {
 // and answers what the browser was sent and what the client got.
 func throughDoors(t *testing.T, w World, requests []string) (sent, got []string) {
 	t.Helper()
-	b := &historyBrowser{memConn: newMemConn()}
-	got = relayExchange(t, w, b, nil, requests)
+	b := &historyBrowser{ChanConn: actortest.NewChanConn()}
+	got = exchange(t, w, b, requests)
 	for _, m := range b.sent {
 		sent = append(sent, string(m))
 	}
@@ -182,28 +179,25 @@ func TestUnguardedWorldsDoorsStayOpen(t *testing.T) {
 // refusal: chromedriver's BiDi mapper, sent without waiting for the
 // answer, fails with the rule's words.
 func TestRefusedBindingThrowsTheRefusal(t *testing.T) {
-	client := newMemConn()
-	b := &historyBrowser{memConn: newMemConn()}
-	relay := New(Spec{ID: 1, Client: client, Browser: b, Endpoint: browser.Endpoint{Generation: 1}, Resilient: true, World: benchWorld{}, WorldContext: "W", Log: zerolog.Nop()})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = relay.Serve(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	client := actortest.NewChanConn()
+	b := &historyBrowser{ChanConn: actortest.NewChanConn()}
+	stop := serve(client, b, benchWorld{})
+	defer stop()
 	next := func(what string) string {
 		t.Helper()
 		select {
-		case <-client.out:
-			return string(client.last)
+		case m := <-client.Out:
+			return string(m)
 		case <-time.After(5 * time.Second):
 			t.Fatalf("no message to the client after %s", what)
 		}
 		return ""
 	}
-	b.in <- []byte(`{"method":"Target.attachedToTarget","params":{"sessionId":"S9","targetInfo":{"targetId":"T1","type":"page","url":"about:blank","browserContextId":"W"},"waitingForDebugger":false}}`)
+	b.In <- []byte(`{"method":"Target.attachedToTarget","params":{"sessionId":"S9","targetInfo":{"targetId":"T1","type":"page","url":"about:blank","browserContextId":"W"},"waitingForDebugger":false}}`)
 	if got := next("the attach"); !strings.Contains(got, `"S9"`) {
 		t.Fatalf("the client was told %s", got)
 	}
-	client.in <- []byte(`{"id":1,"method":"Target.exposeDevToolsProtocol","params":{"targetId":"T1","bindingName":"cdp"}}`)
+	client.In <- []byte(`{"id":1,"method":"Target.exposeDevToolsProtocol","params":{"targetId":"T1","bindingName":"cdp"}}`)
 	if got := next("the request"); !strings.Contains(got, "no raw protocol in a world") {
 		t.Fatalf("answered %s", got)
 	}
@@ -253,10 +247,10 @@ func TestOnlyAGuardedWorldClaimsItsDoors(t *testing.T) {
 		{`{"id":5,"method":"Runtime.evaluate","params":{"expression":"1"}}`, false, false},
 	} {
 		h, _ := transport.ScanHead([]byte(tc.msg))
-		if got := newWorldFilter(benchWorld{}, "W", 1).claims(&h); got != tc.unguarded {
+		if got := New(benchWorld{}, "W", 1).claims(&h); got != tc.unguarded {
 			t.Errorf("a world without a guard claims %s: %v", tc.msg, got)
 		}
-		if got := newWorldFilter(walledWorld{}, "W", 1).claims(&h); got != tc.guarded {
+		if got := New(walledWorld{}, "W", 1).claims(&h); got != tc.guarded {
 			t.Errorf("a guarded world claims %s: %v", tc.msg, got)
 		}
 	}

@@ -1,26 +1,28 @@
-package relay
+package wall
 
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // The few messages a world relay reads whole are small (requests naming a
 // target or a context, target events, target and context lists): they are
 // decoded with encoding/json; nothing else is.
 
-// worldParams are the parameters the wall looks at in a request.
-type worldParams struct {
+// params are the parameters the wall looks at in a request.
+type params struct {
 	TargetID         *string
 	BrowserContextID *string
 }
 
-// readWorldParams reads them as Chromium does: keys matched exactly, the
+// readParams reads them as Chromium does: keys matched exactly, the
 // last of duplicates winning. encoding/json's struct decoding also takes
 // "TargetId" or "Params" for them, which Chromium ignores: a request could
 // show the wall one context or target and the browser another.
-func readWorldParams(msg []byte) (worldParams, error) {
-	var p worldParams
+func readParams(msg []byte) (params, error) {
+	var p params
 	params, err := readParamMap(msg)
 	if err != nil {
 		return p, err
@@ -92,7 +94,7 @@ func withParam(msg []byte, key, value string) ([]byte, error) {
 // errorAnswer is an error answer to request id, as Chromium words it.
 func errorAnswer(id int64, session []byte, code int, message string) []byte {
 	text, _ := json.Marshal(message)
-	return appendSession(fmt.Appendf(nil, `{"id":%d,"error":{"code":%d,"message":%s}`, id, code, text), session)
+	return transport.AppendSession(fmt.Appendf(nil, `{"id":%d,"error":{"code":%d,"message":%s}`, id, code, text), session)
 }
 
 // Chromium's errors for what does not exist, which is what the rest of the
@@ -105,11 +107,11 @@ const (
 
 // noContext is Chromium's error for a context it does not know, which
 // depends on the method.
-func noContext(rule worldRule, id string) (int, string) {
-	switch rule {
-	case worldCreatesTarget:
+func noContext(r rule, id string) (int, string) {
+	switch r {
+	case createsTarget:
 		return codeServerError, "Failed to find browser context with id " + id
-	case worldDisposesContext:
+	case disposesContext:
 		return codeServerError, "Failed to find context with id " + id
 	}
 	return codeInvalidParams, "Failed to find browser context for id " + id
@@ -119,7 +121,7 @@ func noContext(rule worldRule, id string) (int, string) {
 func resultAnswer(id int64, session []byte, result []byte) []byte {
 	b := fmt.Appendf(nil, `{"id":%d,"result":`, id)
 	b = append(b, result...)
-	return appendSession(b, session)
+	return transport.AppendSession(b, session)
 }
 
 // jsonString is s as a JSON string.
