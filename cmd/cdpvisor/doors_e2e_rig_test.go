@@ -25,7 +25,7 @@ import (
 // testdata/goclients/cmd/chromedp_doors): A's site, the secret file, the
 // doors' names and what each must leave, and the clients' reports.
 
-// The rules a refusal names (actors/relay/world_doors.go).
+// The rules a refusal names (actors/worlds/wall/doors.go).
 const (
 	ruleMachine = "a guarded world touches nothing of the machine"
 	ruleRaw     = "no raw protocol in a world"

@@ -67,7 +67,7 @@ var rules = map[string]rule{
 	"Target.sendMessageToTarget":    rawChannel,
 	"Target.openDevTools":           rawChannel,
 	"Tethering.bind":                rawChannel,
-	// A guarded world's doors to the machine (world_doors.go); a world
+	// A guarded world's doors to the machine (doors.go); a world
 	// without a guard lets them pass.
 	"Page.navigate":               loadsURL,
 	"Network.loadNetworkResource": loadsURL,
@@ -92,7 +92,7 @@ func ruleOf(h *transport.Head) rule {
 }
 
 // guardedOnly says the rule is a guarded world's door alone: a world
-// without a guard lets such a request pass (world_doors.go).
+// without a guard lets such a request pass (doors.go).
 func (r rule) guardedOnly() bool {
 	switch r {
 	case loadsURL, goesBack, handsFiles, savesFiles, readsMachine:
