@@ -18,11 +18,13 @@ import (
 // trip through the relay of a world's client and of the whole browser's,
 // side by side: a page's traffic crosses the world's wall (a stage,
 // actors/worlds/wall) on the fast path, its head looked at once more for
-// the wall's method and session. world+journal is
-// the world's with its journal kept (issue 37: each command recorded at
-// its request, written with its answer by the JournalActor, a file of a
-// temporary directory), the journal's tap a stage of the relay; with
-// -count N the sides run interleaved.
+// the wall's method and session. guarded is a guarded world's (a network
+// policy: its doors to the machine are judged, a page's traffic passes
+// them as it does a world's). world+journal is the world's with its
+// journal kept (issue 37: each command recorded at its request, written
+// with its answer by the JournalActor, a file of a temporary directory),
+// the journal's tap a stage of the relay; with -count N the sides run
+// interleaved.
 func BenchmarkRelayRoundTripWorld(b *testing.B) {
 	j := journal.New(journal.Spec{Dir: filepath.Join(b.TempDir(), "journal"), Log: zerolog.Nop()})
 	jctx, jstop := context.WithCancel(context.Background())
@@ -30,15 +32,18 @@ func BenchmarkRelayRoundTripWorld(b *testing.B) {
 	go func() { jdone <- j.Serve(jctx) }()
 	defer func() { jstop(); <-jdone }()
 	for _, side := range []struct {
-		name           string
-		world, journal bool
-	}{{"whole", false, false}, {"world", true, false}, {"world+journal", true, true}} {
+		name                    string
+		world, guarded, journal bool
+	}{{"whole", false, false, false}, {"world", true, false, false}, {"guarded", true, true, false}, {"world+journal", true, false, true}} {
 		b.Run(side.name, func(b *testing.B) {
 			var stages []relay.Stage
 			if side.journal {
 				stages = []relay.Stage{j.Tap("bench", journal.Client{ID: 1})}
 			}
-			if side.world {
+			switch {
+			case side.guarded:
+				stages = append(stages, wall.New(guardedWorld{}, "W", 1))
+			case side.world:
 				stages = walled(stages...)
 			}
 			response := []byte(`{"id":1,"result":{"result":{"type":"number","value":1,"description":"1"}},"sessionId":"0123456789ABCDEF0123456789ABCDEF"}`)
@@ -67,6 +72,12 @@ func walled(stages ...relay.Stage) []relay.Stage {
 // benchWorld is a world that owns the context "W" and nothing else, with
 // no guard.
 type benchWorld struct{}
+
+// guardedWorld is benchWorld with a guard that lets everything through:
+// the wall judges its doors.
+type guardedWorld struct{ benchWorld }
+
+func (guardedWorld) Walled() bool { return true }
 
 func (benchWorld) Name() string { return "bench" }
 func (benchWorld) Context(context.Context, browser.Endpoint) (string, error) {
