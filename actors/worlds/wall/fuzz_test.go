@@ -2,29 +2,18 @@ package wall
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"testing"
 
-	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // wallWorld is a world whose context is W and whose client made MADE.
-type wallWorld struct{ unwalled }
+type wallWorld struct{ benchWorld }
 
-func (wallWorld) Name() string { return "wall" }
-func (wallWorld) Context(context.Context, browser.Endpoint) (string, error) {
-	return "W", nil
-}
-func (wallWorld) Owns(id string) bool                                  { return id == "MADE" }
-func (wallWorld) Made() []string                                       { return []string{"MADE"} }
-func (wallWorld) AddMade(context.Context, int, string) error           { return nil }
-func (wallWorld) Disposed(int, string)                                 {}
-func (wallWorld) PreparePage(context.Context, int, string)             {}
-func (wallWorld) BeforeClose(context.Context, int, string)             {}
-func (wallWorld) Proxy() (string, string)                              { return "", "" }
-func (wallWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
+func (wallWorld) Name() string        { return "wall" }
+func (wallWorld) Owns(id string) bool { return id == "MADE" }
+func (wallWorld) Made() []string      { return []string{"MADE"} }
 
 // chromiumParam is a request's params member as Chromium reads it: keys
 // matched exactly, the last of duplicates winning.

@@ -1,38 +1,22 @@
-package wall_test
+package wall
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
-	"github.com/cdpvisor/cdpvisor/actors/browser"
-	"github.com/cdpvisor/cdpvisor/actors/relay"
-	"github.com/cdpvisor/cdpvisor/actors/worlds/wall"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
 // preparingWorld owns the context "W"; its PreparePage tells the test of
 // the page and waits until the test lets it end.
 type preparingWorld struct {
+	benchWorld
 	asked chan string
 	done  chan struct{}
 }
 
-func (preparingWorld) Name() string { return "prepared" }
-func (preparingWorld) Context(context.Context, browser.Endpoint) (string, error) {
-	return "W", nil
-}
-func (preparingWorld) Owns(id string) bool                                  { return id == "W" }
-func (preparingWorld) Made() []string                                       { return nil }
-func (preparingWorld) AddMade(context.Context, int, string) error           { return nil }
-func (preparingWorld) Disposed(int, string)                                 {}
-func (preparingWorld) BeforeClose(context.Context, int, string)             {}
-func (preparingWorld) Proxy() (string, string)                              { return "", "" }
-func (preparingWorld) CloseBrowser(context.Context, browser.Endpoint) error { return nil }
 func (w preparingWorld) PreparePage(ctx context.Context, _ int, target string) {
 	w.asked <- target
 	select {
@@ -48,8 +32,7 @@ func (w preparingWorld) PreparePage(ctx context.Context, _ int, target string) {
 func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	world := preparingWorld{asked: make(chan string, 1), done: make(chan struct{})}
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
-		Resilient: true, Stages: []relay.Stage{wall.New(world, "W", 1)}, Log: zerolog.New(zerolog.NewTestWriter(t))})
+	defer serve(client, chromium, world)()
 	expect := func(id int64, method string) {
 		t.Helper()
 		if h := head(chromium.Next(t)); !h.HasID || h.ID != id || !h.Is(method) {
