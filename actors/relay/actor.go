@@ -5,7 +5,6 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -138,5 +137,3 @@ func (run *relayRun) fromBrowserReader(m readResult) {
 	run.onBrowser(m)
 	m.done()
 }
-
-var errBrowserGone = errors.New("browser connection lost")
