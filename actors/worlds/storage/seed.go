@@ -12,11 +12,11 @@ import (
 // A kept origin's localStorage is set in a world's new context as the
 // origin's first document loads there, before the page's own scripts run:
 // each new page of a world with origins still to be seeded gets, before
-// its client navigates it (the relay holds the client's navigation until
-// the actor's PreparePage answers), a script of the room's that sets the
-// keys of the origin it finds itself in, each one the page has not (a
-// page quicker than the room's news of the origin's first document keeps
-// what it wrote). It runs in the page's main world, first, leaving
+// its client navigates it (the world's wall holds the client's
+// navigation until the actor's PreparePage answers), a script of the
+// room's that sets the keys of the origin it finds itself in, each one
+// the page has not (a page quicker than the room's news of the origin's
+// first document keeps what it wrote). It runs in the page's main world, first, leaving
 // nothing behind (an isolated world of its own cost every document a V8
 // context more: +14 ms against +8 ms for the main world on a page's load,
 // measured on Chromium 156; and clients saw that context). Once a page's
