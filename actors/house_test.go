@@ -103,6 +103,31 @@ func TestWorldsHaveOneRoom(t *testing.T) {
 	}
 }
 
+// A world's storage is a sub-room of the worlds' (issue 48), with one
+// direction of reference: the WorldsActor calls it through its entry
+// points and owns its state; it reaches the actor only through the Host
+// the actor gives it. Of the worlds' room it imports only the format below
+// it (actors/storagestate): no package of actors/worlds above it, nor the
+// other sub-rooms and their neighbours (the guard, the profiles).
+func TestWorldsStorageLooksNoHigher(t *testing.T) {
+	const room = "actors/worlds/storage"
+	n := 0
+	for _, f := range readHouse(t) {
+		if f.test || !under(f.dir(), room) {
+			continue // tests are no rooms
+		}
+		n++
+		for _, imp := range f.imports {
+			if under(imp, append([]string{"actors/worlds"}, worldsRoom...)...) && !under(imp, room, "actors/storagestate") {
+				t.Errorf("%s imports %s: the storage room is called by the worlds, never the other way round (it asks its Host)", f.path, imp)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s has no Go files: the worlds' storage left its room, or the rule names the wrong one", room)
+	}
+}
+
 // The root package is the supervision tree, not a facade every feature
 // edits: a few files, none named for a feature.
 func TestTheRootPackageIsSmall(t *testing.T) {

@@ -1,6 +1,10 @@
 package worlds
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/cdpvisor/cdpvisor/actors/worlds/storage"
+)
 
 // world is one entry of the book: a world's life across browsers. Only the
 // actor's goroutine touches it.
@@ -14,15 +18,18 @@ type world struct {
 	waiters []func(string, error) // who waits for that context
 	made    map[string]bool       // contexts its clients made in this browser
 	clients map[Closer]bool       // its client connections
-	store   worldStorage          // its cookies and localStorage (storage_read.go)
+	store   *storage.Store        // its cookies and localStorage (actors/worlds/storage)
 	guard   *worldGuard           // its network policy and proxy (guard.go); nil: none
 }
 
 func newBookEntry(h *World) *world {
-	return &world{handle: h, made: map[string]bool{}, clients: map[Closer]bool{}, store: newWorldStorage(h.name)}
+	w := &world{handle: h, made: map[string]bool{}, clients: map[Closer]bool{}}
+	w.store = storage.NewStore(w)
+	return w
 }
 
-func (w *world) name() string { return w.handle.name }
+// Name is the world's name; the entry is its storage's storage.World.
+func (w *world) Name() string { return w.handle.name }
 
 // publish gives the relays the world's contexts of the moment.
 func (w *world) publish() {
@@ -39,7 +46,7 @@ func (w *world) owns(contextID string) bool {
 func (w *world) forget() {
 	w.context, w.gen, w.making = "", 0, 0
 	clear(w.made)
-	w.store.contextGone()
+	w.store.ContextGone()
 	w.publish()
 }
 

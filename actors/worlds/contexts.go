@@ -46,7 +46,7 @@ func (r *run) ensure(w *world, done func(string, error)) {
 		}
 		if err := a.err(); err != nil || res.BrowserContextID == "" {
 			w.making = 0
-			w.settle("", fmt.Errorf("making the browser context of world %s: %w", w.name(), errOr(a.err(), "no browserContextId in the answer")))
+			w.settle("", fmt.Errorf("making the browser context of world %s: %w", w.Name(), errOr(a.err(), "no browserContextId in the answer")))
 			return
 		}
 		r.restore(w, gen, res.BrowserContextID)
@@ -57,7 +57,7 @@ func (r *run) ensure(w *world, done func(string, error)) {
 // localStorage wait for their first documents there, and sets the
 // world's cookies into it. Who waits for the context is answered at once:
 // a client connects and sets its pages up while the cookies are set;
-// what must find them waits for them (afterRestore): a page's
+// what must find them waits for them (the storage room's Restore): a page's
 // preparation, hence its navigation, and a read of the world's storage.
 func (r *run) restore(w *world, gen int, context string) {
 	if w.making != gen {
@@ -77,29 +77,13 @@ func (r *run) restore(w *world, gen int, context string) {
 	}
 	w.context, w.gen = context, gen
 	clear(w.made)
-	w.store.plantSeeds() // published with the context: its first page is prepared
-	cookies := w.store.state.CDPCookies()
-	seq, ready := w.store.restoring(len(cookies) > 0)
+	w.store.PlantSeeds() // published with the context: its first page is prepared
 	w.publish()
-	nCookies, origins := w.store.state.Counts()
-	r.log.Info().Str("world", w.name()).Str("context", context).Int("generation", gen).
-		Int("cookiesRestored", nCookies).Int("originsRestored", origins).Msg("world's browser context made")
+	cookies, origins := w.store.State().Counts()
+	r.log.Info().Str("world", w.Name()).Str("context", context).Int("generation", gen).
+		Int("cookiesRestored", cookies).Int("originsRestored", origins).Msg("world's browser context made")
 	w.settle(context, nil)
-	for _, then := range ready {
-		then()
-	}
-	if len(cookies) == 0 {
-		return
-	}
-	params := map[string]any{"browserContextId": context, "cookies": cookies}
-	r.call("Storage.setCookies", params, func(a answer) {
-		if err := a.err(); err != nil && w.context == context {
-			r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's cookies were not restored")
-		}
-		for _, then := range w.store.restored(seq) {
-			then()
-		}
-	})
+	r.storage.Restore(w.store, context)
 }
 
 // snapshotDue reads the storage of every world that has clients (and
@@ -107,10 +91,12 @@ func (r *run) restore(w *world, gen int, context string) {
 func (r *run) snapshotDue() {
 	now := time.Now()
 	r.expire(now)
-	r.expireReads(now)
 	for _, w := range r.a.book {
-		if len(w.clients) > 0 && w.store.tickReadDue(now) {
-			r.readStorage(w, nil, false)
+		r.storage.ExpireRead(w.store, now)
+	}
+	for _, w := range r.a.book {
+		if len(w.clients) > 0 {
+			r.storage.ReadDue(w.store, now)
 		}
 	}
 }

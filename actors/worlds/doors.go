@@ -87,10 +87,10 @@ func (r *run) folderOf(name string) string {
 // files its pages may be given.
 func (r *run) publishGuard(w *world) {
 	g := w.guard
-	d := Doors{Folder: r.folderOf(w.name()), Files: g.net.Files}
+	d := Doors{Folder: r.folderOf(w.Name()), Files: g.net.Files}
 	if d.Folder != "" {
 		if err := os.MkdirAll(filepath.Join(d.Folder, UploadsDir), 0o700); err != nil {
-			r.log.Warn().Err(err).Str("world", w.name()).Msg("the world's uploads folder was not made")
+			r.log.Warn().Err(err).Str("world", w.Name()).Msg("the world's uploads folder was not made")
 		}
 	}
 	w.handle.proxy.Store(&worldProxy{server: g.proxy.URL(), doors: d})
@@ -118,8 +118,8 @@ func (r *run) onLocalLoad(session string, params json.RawMessage) {
 	}
 	r.callOn(session, "Fetch.failRequest", map[string]string{"requestId": p.RequestID, "errorReason": "AccessDenied"}, func(answer) {})
 	name := ""
-	if ps := r.pageOfSession(session); ps != nil && ps.world != nil {
-		name = ps.world.name()
+	if w := r.storage.WorldOf(session); w != nil {
+		name = w.Name()
 	}
 	r.log.Info().Str("world", name).Str("rule", guard.RuleDoors).Msg("a guarded world's page was refused a local file")
 	if j := r.a.spec.Journal; j != nil && name != "" {

@@ -226,8 +226,8 @@ func (r *run) contextParams(w *world) (map[string]any, error) {
 		return nil, nil
 	}
 	if g.proxy == nil {
-		if err := r.startGuard(w.name(), g); err != nil {
-			return nil, fmt.Errorf("starting the network guard of world %s: %w", w.name(), err)
+		if err := r.startGuard(w.Name(), g); err != nil {
+			return nil, fmt.Errorf("starting the network guard of world %s: %w", w.Name(), err)
 		}
 		r.publishGuard(w)
 	}
@@ -288,8 +288,8 @@ func (r *run) reopenGuards() {
 		if w.guard == nil || w.guard.proxy != nil {
 			continue
 		}
-		if err := r.startGuard(w.name(), w.guard); err != nil {
-			r.log.Error().Err(err).Str("world", w.name()).Msg("the world's network guard did not start again: its requests fail")
+		if err := r.startGuard(w.Name(), w.guard); err != nil {
+			r.log.Error().Err(err).Str("world", w.Name()).Msg("the world's network guard did not start again: its requests fail")
 			continue
 		}
 		r.publishGuard(w)

@@ -46,7 +46,7 @@ func (r *run) handle(m request) {
 	case clientLeft:
 		if w := r.entry(m.world); w != nil {
 			delete(w.clients, m.client)
-			r.read(w, nil) // what the client set before it left
+			r.storage.Read(w.store, nil) // what the client set before it left
 		}
 	case listWorlds:
 		r.list(m.reply)
@@ -117,9 +117,8 @@ func (r *run) closeNamed(name string, done func(error)) {
 		done(fmt.Errorf("%w %q; %s", ErrUnknownWorld, name, r.known()))
 		return
 	}
-	if w.store.kept && r.current(w) && !w.store.closing {
-		w.store.closing = true // one last read, then the close
-		r.read(w, func() {
+	if r.current(w) && w.store.ClosingRead() { // a kept world: one last read, then the close
+		r.storage.Read(w.store, func() {
 			if r.a.book[name] != w {
 				done(nil) // closed meanwhile
 				return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/storage"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
@@ -34,7 +35,7 @@ func (r *run) keptNetwork(name string) (Network, bool, error) {
 		n, ok := r.a.retired[name]
 		return n, ok, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+	ctx, cancel := context.WithTimeout(context.Background(), storage.ProfilesWait)
 	defer cancel()
 	p, found, err := r.a.spec.Profiles.LoadPolicy(ctx, name)
 	if err == nil && found {
@@ -73,7 +74,7 @@ func (r *run) keepChange(m makeGuarded, kept Network, found bool) error {
 			return remedy.With(fmt.Errorf("world %s: %w: %s; the kept one applies unless replace is given", m.name, worldapi.ErrPolicyKept, diff), FixReplace)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+	ctx, cancel := context.WithTimeout(context.Background(), storage.ProfilesWait)
 	defer cancel()
 	if err := r.a.spec.Profiles.SavePolicy(ctx, m.name, m.net.kept()); err != nil {
 		return fmt.Errorf("world %s: its network policy could not be kept with its profile, so nothing was made or changed: %w", m.name, err)
@@ -91,13 +92,13 @@ func (r *run) retireGuard(w *world) {
 		return
 	}
 	w.closeGuard()
-	if r.keeps(w.name()) {
+	if r.keeps(w.Name()) {
 		return // its profile keeps it
 	}
 	if r.a.retired == nil {
 		r.a.retired = map[string]Network{}
 	}
-	r.a.retired[w.name()] = w.guard.net
+	r.a.retired[w.Name()] = w.guard.net
 }
 
 // rehireGuard gives a world being made the policy its name had, if it had
@@ -105,17 +106,17 @@ func (r *run) retireGuard(w *world) {
 // made, and until then the world's context is not made: closed, never
 // open. A kept policy that cannot be read makes no world.
 func (r *run) rehireGuard(w *world) error {
-	n, found, err := r.keptNetwork(w.name())
+	n, found, err := r.keptNetwork(w.Name())
 	if err != nil || !found {
 		return err
 	}
 	w.guard = &worldGuard{net: n}
-	if err := r.startGuard(w.name(), w.guard); err != nil {
-		r.log.Error().Err(err).Str("world", w.name()).Msg("the network guard of a world made again did not start")
+	if err := r.startGuard(w.Name(), w.guard); err != nil {
+		r.log.Error().Err(err).Str("world", w.Name()).Msg("the network guard of a world made again did not start")
 		return nil
 	}
 	r.publishGuard(w)
-	n.log(r.log.Info().Str("world", w.name())).Str("guard", w.guard.proxy.Addr()).Bool("kept", r.keeps(w.name())).
+	n.log(r.log.Info().Str("world", w.Name())).Str("guard", w.guard.proxy.Addr()).Bool("kept", r.keeps(w.Name())).
 		Msg("world made again with the network policy it had")
 	return nil
 }

@@ -101,9 +101,11 @@ func (r *run) makeEntry(name string, g *worldGuard) (*world, bool, error) {
 		r.log.Error().Err(err).Str("world", name).Msg("the world was not made")
 		return nil, false, err
 	}
-	r.loadProfile(w)
+	if Kept(name) {
+		r.storage.LoadProfile(w.store)
+	}
 	r.a.book[name] = w
-	r.log.Info().Str("world", name).Bool("kept", w.store.kept).Msg("world opened")
+	r.log.Info().Str("world", name).Bool("kept", w.store.Kept()).Msg("world opened")
 	r.tellFollowers(News{Name: name, Open: true})
 	return w, true, nil
 }

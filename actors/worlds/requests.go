@@ -17,7 +17,7 @@ func (clientLeft) isWorldsRequest()      {}
 func (listWorlds) isWorldsRequest()      {}
 func (closeWorld) isWorldsRequest()      {}
 
-// storage_seed.go, storage_live.go
+// page_asks.go
 func (pageAsk) isWorldsRequest() {}
 
 // news.go: handleFollowing

@@ -9,6 +9,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/storage"
 )
 
 // run is one Serve of the actor: its session with the running browser and
@@ -26,10 +27,10 @@ type run struct {
 	snapshots   *time.Ticker
 	wake        chan func()   // what after scheduled, run on the actor's goroutine
 	stopped     chan struct{} // closed at shutdown: a pending after gives up
-	// What the actor has set up on the session, gone with it: its page
-	// sessions (pages.go) and the origins it intercepts (storage_seed.go).
-	pages        map[string]*pageSession
-	intercepting []string
+	// storage is the worlds' storage room of this Serve (its page sessions
+	// gone with the session), which the actor calls and which reaches
+	// back only through storageHost.
+	storage *storage.Room
 }
 
 // pendingCall is a command awaiting its answer.
@@ -50,11 +51,12 @@ const callTimeout = 10 * time.Second
 var ErrNoAnswer = fmt.Errorf("%w: it did not answer within %s", ErrBrowserGone, callTimeout)
 
 func newRun(a *Actor) *run {
-	return &run{
+	r := &run{
 		a: a, log: a.spec.Log, fromSession: make(chan sessionNews), pending: map[int64]pendingCall{},
-		snapshots: time.NewTicker(a.spec.SnapshotEvery), pages: map[string]*pageSession{},
-		wake: make(chan func()), stopped: make(chan struct{}),
+		snapshots: time.NewTicker(a.spec.SnapshotEvery), wake: make(chan func()), stopped: make(chan struct{}),
 	}
+	r.storage = storage.New(storageHost{r}, a.spec.Profiles, r.log)
+	return r
 }
 
 // shutdown stops the session and the subscription, taking the browser's
@@ -136,7 +138,7 @@ func (r *run) call(method string, params any, then func(answer)) {
 	r.callOn("", method, params, then)
 }
 
-// callOn is call on a page session of the actor's (pages.go); "": the
+// callOn is call on a page session of the storage room's; "": the
 // browser's.
 func (r *run) callOn(sessionID, method string, params any, then func(answer)) {
 	if !r.running {
@@ -199,7 +201,7 @@ func (r *run) dropSession() {
 		r.sess.Stop()
 		r.sess = nil
 	}
-	r.pages, r.intercepting = map[string]*pageSession{}, nil
+	r.storage.Disconnected()
 	pending := r.pending
 	r.pending = map[int64]pendingCall{}
 	for _, c := range pending {

@@ -83,16 +83,6 @@ type sessionEvent struct {
 	params    json.RawMessage
 }
 
-// eventsRead are the events the actor acts on: the commit of a page that
-// carries seeds (storage_seed.go), a change of a world's page's
-// localStorage (storage_live.go), a page session gone. The others are not its business
-// (it asks what it needs to know).
-var eventsRead = map[string]bool{
-	"Page.frameNavigated": true, "Target.detachedFromTarget": true, "Fetch.requestPaused": true,
-	"DOMStorage.domStorageItemAdded": true, "DOMStorage.domStorageItemUpdated": true,
-	"DOMStorage.domStorageItemRemoved": true, "DOMStorage.domStorageItemsCleared": true,
-}
-
 // readAnswer keeps the answers and the events of eventsRead.
 func readAnswer(gen int, raw []byte) (sessionNews, bool) {
 	h, err := transport.ScanHead(raw)

@@ -15,7 +15,9 @@ import (
 // A world's storage: its cookies and each origin's localStorage, read
 // from its context as they change, restored into every context it gets
 // (a new browser, a new coordinator), and for a kept world (every named
-// world but a fresh agent-… one) kept on disk by the ProfilesActor.
+// world but a fresh agent-… one) kept on disk by the ProfilesActor. The
+// storage room (actors/worlds/storage) does that work; here are the
+// requests that reach it through the actor (storage_requests.go).
 
 // Profiles is the room that keeps the kept worlds' storage on disk (the
 // ProfilesActor), and their network policies (kept_guard.go); nil keeps

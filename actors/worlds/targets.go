@@ -75,7 +75,7 @@ func (r *run) newPage(m newPage) {
 		// A page for a kept origin opens blank, is prepared, then goes
 		// there: its first document of the origin gets its localStorage.
 		_, aimed := storagestate.URLOrigin(url)
-		prepare := len(w.store.seeds) > 0 && aimed == nil
+		prepare := w.store.Seeding() && aimed == nil
 		first := url
 		if prepare {
 			first = "about:blank"
@@ -93,13 +93,8 @@ func (r *run) newPage(m newPage) {
 				m.reply <- pageAnswer{target: res.TargetID}
 				return
 			}
-			r.prepare(w, res.TargetID, func() {
-				r.pageSession(w, res.TargetID, func(session string, err error) {
-					if err == nil {
-						r.callOn(session, "Page.navigate", map[string]string{"url": url}, func(answer) {})
-					}
-					m.reply <- pageAnswer{target: res.TargetID, err: err}
-				})
+			r.storage.Navigate(w.store, res.TargetID, url, func(err error) {
+				m.reply <- pageAnswer{target: res.TargetID, err: err}
 			})
 		})
 	})
@@ -131,7 +126,7 @@ func (r *run) closePages(m closePages) {
 		}
 		clear(w.made)
 		w.publish()
-		r.log.Info().Str("world", w.name()).Int("pages", len(pages)).Int("contexts", len(made)).Msg("a client of the world closed its browser: the world's pages close")
+		r.log.Info().Str("world", w.Name()).Int("pages", len(pages)).Int("contexts", len(made)).Msg("a client of the world closed its browser: the world's pages close")
 		r.closeTargets(pages, func() { r.dispose(made, func() { m.reply <- nil }) })
 	})
 }
@@ -179,12 +174,12 @@ func (r *run) list(reply chan []Summary) {
 	kept := r.keptInfo()
 	out := make([]Summary, 0, len(r.a.book)+len(kept))
 	for _, w := range r.a.book {
-		s := Summary{Name: w.name(), Clients: len(w.clients), Open: true, Kept: w.store.kept}
+		s := Summary{Name: w.Name(), Clients: len(w.clients), Open: true, Kept: w.store.Kept()}
 		if r.current(w) {
 			s.Context = w.context
 		}
 		s.Policy = w.policyInfo()
-		if k, ok := kept[w.name()]; ok && w.store.kept && !k.Saved.IsZero() {
+		if k, ok := kept[w.Name()]; ok && w.store.Kept() && !k.Saved.IsZero() {
 			s.KeptInfo = &KeptInfo{Bytes: k.Bytes, Saved: k.Saved}
 		}
 		out = append(out, s)

@@ -1,4 +1,4 @@
-package worlds
+package storage
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 // A read that took long puts the world's next tick read off as long; a
 // quick one hardly at all; ending no read puts nothing off.
 func TestSlowReadPutsOffTheNextTickRead(t *testing.T) {
-	var s worldStorage
+	var s Store
 	t0 := time.Unix(1000, 0)
 	if !s.tickReadDue(t0) {
 		t.Fatal("a world never read is not due")

@@ -1,8 +1,7 @@
-package worlds
+package storage
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -11,12 +10,12 @@ import (
 )
 
 // onStorageChanged keeps a change a world's page made to its origin's
-// localStorage (DOMStorage events of the actor's page sessions): what a
+// localStorage (DOMStorage events of the room's page sessions): what a
 // page signs out of and then closes at once is not kept signed in.
-func (r *run) onStorageChanged(session, method string, raw json.RawMessage) {
+func (r *Room) onStorageChanged(session, method string, raw json.RawMessage) {
 	ps := r.pageOfSession(session)
-	if ps == nil || ps.world == nil || r.entry(ps.world.handle) != ps.world || !r.current(ps.world) {
-		return
+	if ps == nil || ps.world == nil || r.host.Context(ps.world.of) == "" {
+		return // a page of the user's browser, or of a world closed or gone from its browser
 	}
 	var p struct {
 		StorageID struct {
@@ -41,11 +40,11 @@ func (r *run) onStorageChanged(session, method string, raw json.RawMessage) {
 	if err != nil {
 		return
 	}
-	w := ps.world
+	s := ps.world
 	items := map[string]string{}
-	at := slices.IndexFunc(w.store.state.Origins, func(o storagestate.Origin) bool { return o.Origin == origin })
+	at := slices.IndexFunc(s.state.Origins, func(o storagestate.Origin) bool { return o.Origin == origin })
 	if at >= 0 {
-		items = itemsOf(w.store.state.Origins[at])
+		items = itemsOf(s.state.Origins[at])
 	}
 	switch method {
 	case "DOMStorage.domStorageItemAdded", "DOMStorage.domStorageItemUpdated":
@@ -55,8 +54,8 @@ func (r *run) onStorageChanged(session, method string, raw json.RawMessage) {
 	case "DOMStorage.domStorageItemsCleared":
 		clear(items)
 	}
-	w.store.state = withOrigin(w.store.state, origin, items)
-	r.keep(w)
+	s.state = withOrigin(s.state, origin, items)
+	r.keep(s)
 }
 
 // withOrigin is st with origin's localStorage replaced by items (none:
@@ -78,32 +77,29 @@ func withOrigin(st storagestate.State, origin string, items map[string]string) s
 }
 
 // BeforeClose reads the localStorage of the origin a page of the world
-// shows, before its client closes it, answering once it is the world's
-// (or prepareTimeout passed). The relay asks it for Target.closeTarget.
-func (w *World) BeforeClose(ctx context.Context, gen int, target string) {
-	w.askAboutPage(ctx, pageAsk{gen: gen, target: target, closing: true})
-}
-
-func (r *run) onBeforeClose(w *world, m pageAsk) {
-	context := w.context
-	r.call("Target.getTargetInfo", map[string]string{"targetId": m.target}, func(a answer) {
+// (target) shows, before its client closes it, then runs then once it is
+// the world's. The relay asks it (through the actor) for
+// Target.closeTarget.
+func (r *Room) BeforeClose(s *Store, target string, then func()) {
+	context := r.host.Context(s.of)
+	r.host.Call("", "Target.getTargetInfo", map[string]string{"targetId": target}, func(result json.RawMessage, err error) {
 		var res struct {
 			TargetInfo Target `json:"targetInfo"`
 		}
-		origin, err := "", a.err()
-		if err == nil && json.Unmarshal(a.Result, &res) == nil {
+		origin := ""
+		if err == nil && json.Unmarshal(result, &res) == nil {
 			origin, err = storagestate.URLOrigin(res.TargetInfo.URL)
 		}
-		if err != nil || res.TargetInfo.Context != context || w.store.seeds[origin] != nil {
-			m.reply <- struct{}{}
+		if err != nil || res.TargetInfo.Context != context || s.seeds[origin] != nil {
+			then()
 			return
 		}
-		r.readOrigins(w, map[string]string{origin: m.target}, func(live map[string]map[string]string) {
-			if items, read := live[origin]; read && w.context == context {
-				w.store.state = withOrigin(w.store.state, origin, items)
-				r.keep(w)
+		r.readOrigins(s, map[string]string{origin: target}, func(live map[string]map[string]string) {
+			if items, read := live[origin]; read && r.host.Context(s.of) == context {
+				s.state = withOrigin(s.state, origin, items)
+				r.keep(s)
 			}
-			m.reply <- struct{}{}
+			then()
 		})
 	})
 }

@@ -1,4 +1,4 @@
-package worlds
+package storage
 
 import (
 	"time"
@@ -6,10 +6,12 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
-// worldStorage is a world's storage as the actor knows it. Only the
-// actor's goroutine touches it; a state in it is never changed in place
-// (it is replaced), so one handed to the profiles is the profiles'.
-type worldStorage struct {
+// Store is one world's storage, in the actor's book beside the world it
+// is of. Only the actor's goroutine touches it; a state in it is never
+// changed in place (it is replaced), so one handed to the profiles is the
+// profiles'.
+type Store struct {
+	of    World
 	state storagestate.State // what the world has: read from its context, kept, or seeded
 	// kept: saved to the profiles (a named world whose profile was
 	// readable); saved is what was last handed to them (or read from
@@ -39,20 +41,48 @@ type worldStorage struct {
 	afterRestore []func()
 	// seeds is the localStorage each kept origin is still to get in the
 	// world's context of the moment, set as the origin's first document
-	// there loads (storage_seed.go).
+	// there loads (seed.go).
 	seeds map[string]map[string]string
 }
 
-func newWorldStorage(string) worldStorage {
-	return worldStorage{state: emptyState(), seeds: map[string]map[string]string{}}
+// NewStore is the storage of a world the actor makes: empty until its
+// profile is read (LoadProfile) or it is given a seed.
+func NewStore(of World) *Store {
+	return &Store{of: of, state: Empty(), seeds: map[string]map[string]string{}}
 }
 
-func emptyState() storagestate.State {
+// Empty is a state with nothing in it, its lists not nil.
+func Empty() storagestate.State {
 	return storagestate.State{Cookies: []storagestate.Cookie{}, Origins: []storagestate.Origin{}}
 }
 
+// State is what the world has: read from its context, kept, or seeded.
+func (s *Store) State() storagestate.State { return s.state }
+
+// Kept says the world's storage is handed to the profiles: a named world
+// whose profile was readable (LoadProfile), until it is forgotten.
+func (s *Store) Kept() bool { return s.kept }
+
+// Unkeep stops the saves of a world being forgotten: nothing of it is
+// handed to the profiles again.
+func (s *Store) Unkeep() { s.kept = false }
+
+// ClosingRead says a kept world being closed is to be read a last time
+// first; once: the close that follows that read says false.
+func (s *Store) ClosingRead() bool {
+	if !s.kept || s.closing {
+		return false
+	}
+	s.closing = true
+	return true
+}
+
+// Seeding says origins of the world are still to get their localStorage
+// in its context: a new page is prepared before it goes to one.
+func (s *Store) Seeding() bool { return len(s.seeds) > 0 }
+
 // readBegins marks a read of the world's context begun at now.
-func (s *worldStorage) readBegins(now time.Time) {
+func (s *Store) readBegins(now time.Time) {
 	s.reading, s.readSince = true, now
 	s.readSeq++
 }
@@ -63,7 +93,7 @@ func (s *worldStorage) readBegins(now time.Time) {
 // beside the unanswered calls of the last (a read is 3 CDP calls or
 // more; 20 worlds read every 1.5 s under the soak's load expired 1 164
 // times in an hour).
-func (s *worldStorage) readEnds(now time.Time) {
+func (s *Store) readEnds(now time.Time) {
 	if s.reading {
 		s.readQuiet = now.Add(now.Sub(s.readSince))
 	}
@@ -72,16 +102,16 @@ func (s *worldStorage) readEnds(now time.Time) {
 
 // tickReadDue: a tick may begin a read of the world at now. Fresh reads
 // (a client gone, a close, an export, the stop) do not ask.
-func (s *worldStorage) tickReadDue(now time.Time) bool { return !now.Before(s.readQuiet) }
+func (s *Store) tickReadDue(now time.Time) bool { return !now.Before(s.readQuiet) }
 
-// contextGone drops the seeds a context that is gone was still to get:
+// ContextGone drops the seeds a context that is gone was still to get:
 // the next context gets the whole state again.
-func (s *worldStorage) contextGone() { clear(s.seeds) }
+func (s *Store) ContextGone() { clear(s.seeds) }
 
 // restoring starts a restore of the world's cookies and answers its
 // number; with no cookies to set it is over at once, and what waited for
 // an earlier one is ready.
-func (s *worldStorage) restoring(cookies bool) (seq int, ready []func()) {
+func (s *Store) restoring(cookies bool) (seq int, ready []func()) {
 	s.restoreSeq++
 	s.restoreOn = cookies
 	if !cookies {
@@ -92,7 +122,7 @@ func (s *worldStorage) restoring(cookies bool) (seq int, ready []func()) {
 
 // restored ends restore seq, if it is the latest, and answers what waited
 // for it.
-func (s *worldStorage) restored(seq int) []func() {
+func (s *Store) restored(seq int) []func() {
 	if seq != s.restoreSeq || !s.restoreOn {
 		return nil
 	}
@@ -100,15 +130,15 @@ func (s *worldStorage) restored(seq int) []func() {
 	return s.flushAfterRestore()
 }
 
-func (s *worldStorage) flushAfterRestore() []func() {
+func (s *Store) flushAfterRestore() []func() {
 	waiting := s.afterRestore
 	s.afterRestore = nil
 	return waiting
 }
 
-// waitsForRestore keeps then for the end of the restore under way, if
+// WaitsForRestore keeps then for the end of the restore under way, if
 // one is: then runs once the world's cookies are in its context.
-func (s *worldStorage) waitsForRestore(then func()) bool {
+func (s *Store) WaitsForRestore(then func()) bool {
 	if !s.restoreOn {
 		return false
 	}
@@ -116,9 +146,11 @@ func (s *worldStorage) waitsForRestore(then func()) bool {
 	return true
 }
 
-// plantSeeds has every origin of the state with localStorage wait for its
-// first document in a new context.
-func (s *worldStorage) plantSeeds() {
+// PlantSeeds has every origin of the state with localStorage wait for its
+// first document in a new context: the actor plants them as it makes the
+// context the world's, before anyone hears of it (its first page is
+// prepared with them).
+func (s *Store) PlantSeeds() {
 	clear(s.seeds)
 	for _, o := range s.state.Origins {
 		if len(o.LocalStorage) > 0 {

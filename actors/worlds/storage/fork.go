@@ -1,47 +1,48 @@
-package worlds
+package storage
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
 )
 
-// readUsersBrowser reads, from the user's own browser's default context
+// ReadUsersBrowser reads, from the user's own browser's default context
 // (the instance is the user's browser: --attach), the cookies a request
 // to one of origins would carry and those origins' localStorage, from the
 // user's tabs showing them. Nothing is written there and no tab is opened:
 // an origin no tab shows gives its cookies alone (a note says so).
-func (r *run) readUsersBrowser(origins []string, then func(storagestate.State, []string, error)) {
+func (r *Room) ReadUsersBrowser(origins []string, then func(storagestate.State, []string, error)) {
 	fail := func(err error) {
 		then(storagestate.State{}, nil, fmt.Errorf("reading your browser's sign-ins: %w", err))
 	}
-	r.call("Storage.getCookies", nil, func(a answer) {
+	r.host.Call("", "Storage.getCookies", nil, func(result json.RawMessage, err error) {
 		var res struct {
 			Cookies json.RawMessage `json:"cookies"`
 		}
-		if err := a.err(); err != nil {
+		if err != nil {
 			fail(err)
 			return
 		}
-		if err := json.Unmarshal(a.Result, &res); err != nil {
+		if err := json.Unmarshal(result, &res); err != nil {
 			fail(err)
 			return
 		}
 		st := storagestate.State{Cookies: storagestate.FromCDP(res.Cookies)}.ForOrigins(origins)
-		r.call("Target.getBrowserContexts", nil, func(a answer) {
+		r.host.Call("", "Target.getBrowserContexts", nil, func(result json.RawMessage, err error) {
 			var ctxs struct {
 				BrowserContextIDs []string `json:"browserContextIds"`
 			}
-			if err := a.err(); err != nil || json.Unmarshal(a.Result, &ctxs) != nil {
-				fail(errOr(a.err(), "no browserContextIds in the answer"))
+			if err != nil || json.Unmarshal(result, &ctxs) != nil {
+				fail(errOr(err, "no browserContextIds in the answer"))
 				return
 			}
 			other := map[string]bool{}
 			for _, id := range ctxs.BrowserContextIDs {
 				other[id] = true // not the default context: an incognito window, a world
 			}
-			r.targets(func(all []Target, err error) {
+			r.host.Targets(func(all []Target, err error) {
 				if err != nil {
 					fail(err)
 					return
@@ -76,12 +77,20 @@ func (r *run) readUsersBrowser(origins []string, then func(storagestate.State, [
 	})
 }
 
-// leavePages detaches the actor from the user's tabs it read.
-func (r *run) leavePages(shown map[string]string) {
+// leavePages detaches the room from the user's tabs it read.
+func (r *Room) leavePages(shown map[string]string) {
 	for _, target := range shown {
 		if ps := r.pages[target]; ps != nil && ps.id != "" {
 			delete(r.pages, target)
-			r.call("Target.detachFromTarget", map[string]string{"sessionId": ps.id}, func(answer) {})
+			r.host.Call("", "Target.detachFromTarget", map[string]string{"sessionId": ps.id}, ignore)
 		}
 	}
+}
+
+// errOr is err, or an error of text when there is none.
+func errOr(err error, text string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(text)
 }

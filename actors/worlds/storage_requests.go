@@ -5,15 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/storage"
 )
-
-// profilesWait bounds how long the actor waits on the profiles (a file
-// read or write of a few kilobytes).
-const profilesWait = 2 * time.Second
 
 // handleStorage answers the storage requests; false: m is not one.
 func (r *run) handleStorage(m request) bool {
@@ -30,28 +26,6 @@ func (r *run) handleStorage(m request) bool {
 		return false
 	}
 	return true
-}
-
-// loadProfile gives a newly made kept world what its profile keeps. A
-// profile that cannot be read (another user's, not a storage state) is
-// left as it is: the world starts empty and is not kept.
-func (r *run) loadProfile(w *world) {
-	if r.a.spec.Profiles == nil || !Kept(w.name()) {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
-	defer cancel()
-	st, found, err := r.a.spec.Profiles.Load(ctx, w.name())
-	if err != nil {
-		r.log.Error().Err(err).Str("world", w.name()).Msg("the world's profile was not read: the world starts empty and is not kept until its file is fixed or removed (cdpvisor world close NAME --forget)")
-		return
-	}
-	w.store.kept = true
-	if found {
-		w.store.state, w.store.saved, w.store.hasSaved = st, st, true // as saved
-		cookies, origins := st.Counts()
-		r.log.Info().Str("world", w.name()).Int("cookies", cookies).Int("origins", origins).Msg("the world's profile was read")
-	}
 }
 
 // seedWorld resolves the seed whole (a state, a source world, the user's
@@ -99,15 +73,15 @@ func (r *run) seedWorld(m seedWorld) {
 var (
 	// ErrBadOrigin: an origin that is not scheme://host[:port].
 	ErrBadOrigin = errors.New("not an origin")
-	// ErrBadSeed: a seed that cannot be given.
-	ErrBadSeed = errors.New("cannot seed the world")
+	// ErrBadSeed: a seed that cannot be given (the storage room's).
+	ErrBadSeed = storage.ErrBadSeed
 )
 
 // resolveSeed is the state a seed gives: its state, what the source
 // world has (of Origins when given), what the user's browser has of
 // FromUserBrowser, merged in that order.
 func (r *run) resolveSeed(s Seed, then func(storagestate.State, []string, error)) {
-	st := emptyState()
+	st := storage.Empty()
 	if s.State != nil {
 		st = storagestate.Merge(st, *s.State)
 	}
@@ -116,7 +90,7 @@ func (r *run) resolveSeed(s Seed, then func(storagestate.State, []string, error)
 			then(st, nil, nil)
 			return
 		}
-		r.readUsersBrowser(s.FromUserBrowser, func(user storagestate.State, notes []string, err error) {
+		r.storage.ReadUsersBrowser(s.FromUserBrowser, func(user storagestate.State, notes []string, err error) {
 			if err != nil {
 				then(storagestate.State{}, nil, err)
 				return
@@ -144,11 +118,11 @@ func (r *run) resolveSeed(s Seed, then func(storagestate.State, []string, error)
 // context when it has one, else what it keeps.
 func (r *run) storageOf(name string, then func(storagestate.State, error)) {
 	if w := r.a.book[name]; w != nil {
-		r.read(w, func() { then(w.store.state, nil) })
+		r.storage.Read(w.store, func() { then(w.store.State(), nil) })
 		return
 	}
 	if r.a.spec.Profiles != nil && Kept(name) {
-		ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+		ctx, cancel := context.WithTimeout(context.Background(), storage.ProfilesWait)
 		defer cancel()
 		st, found, err := r.a.spec.Profiles.Load(ctx, name)
 		if err != nil || found {
@@ -159,84 +133,23 @@ func (r *run) storageOf(name string, then func(storagestate.State, error)) {
 	then(storagestate.State{}, fmt.Errorf("%w %q: it is neither open nor kept; %s", ErrUnknownWorld, name, r.known()))
 }
 
-// give sets st into the world: into its context when it has one (cookies
-// first, all or nothing; then each origin's localStorage, on a page
-// showing it now, else as the origin's next document loads), and into
-// what it keeps.
+// give sets st into the world: into its context when it has one (the
+// storage room's Give), else into what it keeps, its context then made in
+// the running browser, seeded.
 func (r *run) give(w *world, st storagestate.State, then func(error)) {
-	merged := storagestate.Merge(w.store.state, st)
 	if !r.current(w) {
-		w.store.state = merged
-		r.keep(w)
+		r.storage.Merge(w.store, st)
 		if r.running && w.making == 0 {
 			r.ensure(w, nil) // made in the running browser now, seeded
 		}
 		then(nil)
 		return
 	}
-	context := w.context
-	setCookies := func(next func()) {
-		if len(st.Cookies) == 0 {
-			next()
-			return
+	r.storage.Give(w.store, st, func(err error) {
+		if errors.Is(err, storage.ErrContextGone) {
+			err = ErrBrowserGone // the context went with its browser (or the world) meanwhile
 		}
-		r.call("Storage.setCookies", map[string]any{"browserContextId": context, "cookies": st.CDPCookies()}, func(a answer) {
-			if err := a.err(); err != nil {
-				then(fmt.Errorf("%w: the browser refused its cookies: %w", ErrBadSeed, err))
-				return
-			}
-			next()
-		})
-	}
-	setCookies(func() {
-		if w.context != context {
-			then(ErrBrowserGone)
-			return
-		}
-		w.store.state = storagestate.Merge(w.store.state, st)
-		r.keep(w)
-		r.targets(func(all []Target, err error) {
-			shown := map[string]string{}
-			for _, t := range all {
-				if o, oerr := storagestate.URLOrigin(t.URL); oerr == nil && t.Type == "page" && t.Context == context {
-					shown[o] = t.ID
-				}
-			}
-			for _, o := range st.Origins {
-				items := itemsOf(o)
-				if target, ok := shown[o.Origin]; ok && err == nil {
-					r.setItems(w, target, o.Origin, items)
-					continue
-				}
-				seeds := w.store.seeds[o.Origin]
-				if seeds == nil {
-					seeds = map[string]string{}
-					w.store.seeds[o.Origin] = seeds
-				}
-				for k, v := range items {
-					seeds[k] = v
-				}
-			}
-			r.reseed(w)
-			then(nil)
-		})
-	})
-}
-
-// setItems sets an origin's localStorage on a page showing it.
-func (r *run) setItems(w *world, target, origin string, items map[string]string) {
-	r.pageSession(w, target, func(session string, err error) {
-		if err != nil {
-			return
-		}
-		id := map[string]any{"securityOrigin": origin, "isLocalStorage": true}
-		for k, v := range items {
-			r.callOn(session, "DOMStorage.setDOMStorageItem", map[string]any{"storageId": id, "key": k, "value": v}, func(a answer) {
-				if err := a.err(); err != nil {
-					r.log.Warn().Err(err).Str("origin", origin).Msg("a localStorage key was not set on the page showing its origin")
-				}
-			})
-		}
+		then(err)
 	})
 }
 
@@ -255,7 +168,7 @@ func (r *run) forgetWorld(m forgetWorld) {
 		delete(r.a.retired, m.name) // closed: made again, it is as new
 		forgot := false
 		if r.a.spec.Profiles != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+			ctx, cancel := context.WithTimeout(context.Background(), storage.ProfilesWait)
 			defer cancel()
 			var err error
 			if forgot, err = r.a.spec.Profiles.Forget(ctx, m.name); err != nil {
@@ -265,7 +178,7 @@ func (r *run) forgetWorld(m forgetWorld) {
 		}
 		journaled := false
 		if j := r.a.spec.Journal; j != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), profilesWait) // a budget of its own
+			ctx, cancel := context.WithTimeout(context.Background(), storage.ProfilesWait) // a budget of its own
 			defer cancel()
 			var err error
 			if journaled, err = j.Forget(ctx, m.name); err != nil {
@@ -284,7 +197,7 @@ func (r *run) forgetWorld(m forgetWorld) {
 		drop()
 		return
 	}
-	r.a.book[m.name].store.kept = false // nothing of it is saved again
+	r.a.book[m.name].store.Unkeep() // nothing of it is saved again
 	r.closeNamed(m.name, func(error) { drop() })
 }
 
@@ -293,7 +206,7 @@ func (r *run) forgetWorld(m forgetWorld) {
 func (r *run) keepAll(reply chan error) {
 	var open []*world
 	for _, w := range r.a.book {
-		if w.store.kept {
+		if w.store.Kept() {
 			open = append(open, w)
 		}
 	}
@@ -303,7 +216,7 @@ func (r *run) keepAll(reply chan error) {
 		return
 	}
 	for _, w := range open {
-		r.read(w, func() {
+		r.storage.Read(w.store, func() {
 			if left--; left == 0 {
 				reply <- nil
 			}
@@ -317,7 +230,7 @@ func (r *run) keptInfo() map[string]profiles.Kept {
 	if r.a.spec.Profiles == nil {
 		return out
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), profilesWait)
+	ctx, cancel := context.WithTimeout(context.Background(), storage.ProfilesWait)
 	defer cancel()
 	list, err := r.a.spec.Profiles.List(ctx)
 	if err != nil {
