@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -137,25 +138,43 @@ func TestMCPNewFirefoxInstance(t *testing.T) {
 		t.Errorf("browser_instance new says %q, not where a BiDi client connects", text)
 	}
 	dialBiDi(t, endpoint).Close()
-	found, err := proc.BrowsersUnder(os.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ff []int
-	for _, p := range found {
-		if strings.Contains(p.Exe, "firefox") {
-			ff = append(ff, p.Pid)
-			if strings.Contains(strings.Join(p.Args, " "), "fake-marker") {
-				t.Errorf("Firefox got the coordinator's Chromium --browser-arg: %q", p.Args)
-			}
-		}
-	}
-	if len(ff) != 1 {
-		t.Fatalf("Firefox processes under %s: %v, want one", os.TempDir(), ff)
-	}
+	ff := oneFirefoxUnder(t, os.TempDir())
 	h.call("browser_instance", map[string]any{"action": "close", "id": created["id"]}, false)
 	waitGone(t, ff[0])
 	if def := h.defaultState(); def.WS != wsOf(def.Endpoint) {
 		t.Errorf("the default Chromium instance's ws %q, want %s", def.WS, wsOf(def.Endpoint))
 	}
+}
+
+// oneFirefoxUnder is the pid of the one Firefox whose profile is under
+// dir, none of them given the coordinator's Chromium --browser-arg. A
+// second one may be there for a moment (a CI run once saw two, one
+// started after the instance's); it must be gone within 5 s.
+func oneFirefoxUnder(t *testing.T, dir string) []int {
+	t.Helper()
+	var ff []int
+	var seen []string
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		found, err := proc.BrowsersUnder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ff, seen = nil, nil
+		for _, p := range found {
+			if strings.Contains(p.Exe, "firefox") {
+				ff = append(ff, p.Pid)
+				seen = append(seen, fmt.Sprintf("%d %s %q", p.Pid, p.Exe, p.Args))
+				if strings.Contains(strings.Join(p.Args, " "), "fake-marker") {
+					t.Fatalf("Firefox got the coordinator's Chromium --browser-arg: %q", p.Args)
+				}
+			}
+		}
+		if len(ff) == 1 || time.Now().After(end) {
+			break
+		}
+	}
+	if len(ff) != 1 {
+		t.Fatalf("Firefox processes under %s: %v, want one:\n%s", dir, ff, strings.Join(seen, "\n"))
+	}
+	return ff
 }
