@@ -7,12 +7,12 @@ import (
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
-// The few messages a world relay reads whole are small (requests naming a
+// The few messages the wall reads whole are small (requests naming a
 // target or a context, target events, target and context lists): they are
 // decoded with encoding/json; nothing else is.
 
-// params are the parameters the wall looks at in a request.
-type params struct {
+// names are the parameters the wall looks at in a request.
+type names struct {
 	TargetID         *string
 	BrowserContextID *string
 }
@@ -21,8 +21,8 @@ type params struct {
 // last of duplicates winning. encoding/json's struct decoding also takes
 // "TargetId" or "Params" for them, which Chromium ignores: a request could
 // show the wall one context or target and the browser another.
-func readParams(msg []byte) (params, error) {
-	var p params
+func readParams(msg []byte) (names, error) {
+	var p names
 	params, err := readParamMap(msg)
 	if err != nil {
 		return p, err

@@ -11,7 +11,7 @@ import (
 // A world with a network policy has its context made with the world's
 // guard as its proxy (actors/worlds). A context the world's client makes
 // inside it (Playwright's newContext) gets the same proxy, put in by the
-// relay; a client that names a proxy of its own is refused: no client of
+// wall; a client that names a proxy of its own is refused: no client of
 // the world can lift its policy.
 
 // errOwnProxy refuses a world's client a context with a proxy of its own

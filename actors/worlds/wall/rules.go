@@ -2,7 +2,7 @@ package wall
 
 import "github.com/cdpvisor/cdpvisor/transport"
 
-// rule is what a world relay does with a client request, by method.
+// rule is what the wall does with a client request, by method.
 // Chromium takes these on any session, a page's included (there
 // Target.createTarget and Storage.getCookies without a context mean the
 // default context, and Browser.close closes the browser), so the rule is
