@@ -7,7 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/relaytest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -21,7 +21,7 @@ import (
 func TestHeldWorldKeepsInputAndNavigationUntilHandedBack(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	g := &gate{}
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, Stages: []relay.Stage{&hold{g: g}}, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	expect := func(id int64, method string) {
 		t.Helper()

@@ -10,7 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/relaytest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -24,7 +24,7 @@ import (
 // ever, a page of a dead browser.
 func TestBiDiClientIsToldTheContextsOfGetTreeAreGone(t *testing.T) {
 	client, firefox := actortest.NewChanConn(), actortest.NewChanConn()
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: firefox, Endpoint: browser.Endpoint{Generation: 1},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: firefox, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, BiDi: true, Log: zerolog.New(zerolog.NewTestWriter(t))})
 
 	// call sends a client request, answers it from Firefox with result and

@@ -8,7 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/relaytest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
@@ -33,7 +33,7 @@ func (b bookCalls) Uninstalled(_ context.Context, id string) error {
 func TestExtensionRequestsReachTheBookBeforeTheClient(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	book := make(bookCalls, 8)
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
 		Resilient: true, Extensions: book, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	const id = "gkahdbgdkgcbeocccgcbeflaakhgcpec"
 	// call sends a request on session (root when ""), answers it with

@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/relaytest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -97,7 +97,7 @@ func (p *partaker) Close() {
 // range, and its answer comes to the stage alone.
 func TestStageAsksTheBrowserItself(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, Stages: []relay.Stage{&partaker{}}, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	client.In <- []byte(`{"id":7,"method":"Test.ask"}`)
 	asked := chromium.Next(t)
@@ -121,7 +121,7 @@ func TestStageAsksTheBrowserItself(t *testing.T) {
 // starts for it (the relay has no browser source to start one).
 func TestStageGreetsBrowserCloseWhileTheBrowserIsGone(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 3},
 		Resilient: true, Stages: []relay.Stage{&partaker{}}, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	chromium.Close(1000, "")
 	time.Sleep(100 * time.Millisecond) // the relay heard: degraded
@@ -144,7 +144,7 @@ func TestStageTakesPartInTheRecovery(t *testing.T) {
 	client, first, second := actortest.NewChanConn(), actortest.NewChanConn(), actortest.NewChanConn()
 	p := &partaker{}
 	src := nextBrowser{next: second}
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: first, Endpoint: browser.Endpoint{Generation: 1},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: first, Endpoint: browser.Endpoint{Generation: 1},
 		Source: src, Dial: src.dial, Resilient: true, BootstrapTimeout: 5 * time.Second, Stages: []relay.Stage{p},
 		Log: zerolog.New(zerolog.NewTestWriter(t))})
 	client.In <- []byte(`{"id":1,"method":"Target.setDiscoverTargets","params":{"discover":true}}`)

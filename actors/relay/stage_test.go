@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/relaytest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
@@ -171,7 +171,7 @@ func (g *gatekeeper) Close() {
 func TestStageAnswersHoldsAndDrops(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	w, g := &watcher{}, &gatekeeper{open: make(chan struct{})}
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: chromium, Endpoint: browser.Endpoint{Generation: 1},
 		Resilient: true, Stages: []relay.Stage{w, g}, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	expect := func(c *actortest.ChanConn, want string) {
 		t.Helper()
@@ -225,7 +225,7 @@ func TestHeldFrameSentOnAfterTheBrowserWentReachesTheNext(t *testing.T) {
 	client, first, second := actortest.NewChanConn(), actortest.NewChanConn(), actortest.NewChanConn()
 	g := &gatekeeper{open: make(chan struct{})}
 	src := nextBrowser{next: second}
-	served.Relay(t, client, relay.Spec{ID: 1, Client: client, Browser: first, Endpoint: browser.Endpoint{Generation: 1},
+	relaytest.Serve(t, client, relay.Spec{ID: 1, Client: client, Browser: first, Endpoint: browser.Endpoint{Generation: 1},
 		Source: src, Dial: src.dial, Resilient: true, Stages: []relay.Stage{g}, Log: zerolog.New(zerolog.NewTestWriter(t))})
 	client.In <- []byte(`{"id":1,"method":"Test.hold"}`)
 	time.Sleep(100 * time.Millisecond) // held

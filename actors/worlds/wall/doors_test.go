@@ -181,8 +181,7 @@ func TestUnguardedWorldsDoorsStayOpen(t *testing.T) {
 func TestRefusedBindingThrowsTheRefusal(t *testing.T) {
 	client := actortest.NewChanConn()
 	b := &historyBrowser{ChanConn: actortest.NewChanConn()}
-	stop := serve(client, b, benchWorld{})
-	defer stop()
+	serve(t, client, b, benchWorld{})
 	next := func(what string) string {
 		t.Helper()
 		select {

@@ -1,29 +1,25 @@
 package wall
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/relaytest"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/transport"
 )
 
-// serve runs the relay of a client of world w (whose context is "W" in
-// browser b, generation 1) until stop.
-func serve(client, b transport.Conn, w World) (stop func()) {
-	r := relay.New(relay.Spec{
+// serve runs, until the test ends, the relay of client, a client of world
+// w (whose context is "W" in browser b, generation 1).
+func serve(t *testing.T, client *actortest.ChanConn, b transport.Conn, w World) {
+	relaytest.Serve(t, client, relay.Spec{
 		ID: 1, Client: client, Browser: b, Endpoint: browser.Endpoint{Generation: 1},
-		Resilient: true, Stages: []relay.Stage{New(w, "W", 1)}, Log: zerolog.Nop(),
+		Resilient: true, Stages: []relay.Stage{New(w, "W", 1)}, Log: zerolog.New(zerolog.NewTestWriter(t)),
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = r.Serve(ctx); close(done) }()
-	return func() { cancel(); <-done }
 }
 
 // exchange sends requests through the relay of a client of world w over
@@ -31,8 +27,7 @@ func serve(client, b transport.Conn, w World) (stop func()) {
 func exchange(t *testing.T, w World, b transport.Conn, requests []string) (got []string) {
 	t.Helper()
 	client := actortest.NewChanConn()
-	stop := serve(client, b, w)
-	defer stop()
+	serve(t, client, b, w)
 	for _, r := range requests {
 		client.In <- []byte(r)
 		select {

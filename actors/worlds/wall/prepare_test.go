@@ -32,7 +32,7 @@ func (w preparingWorld) PreparePage(ctx context.Context, _ int, target string) {
 func TestWorldClientsNavigationWaitsForItsPageToBePrepared(t *testing.T) {
 	client, chromium := actortest.NewChanConn(), actortest.NewChanConn()
 	world := preparingWorld{asked: make(chan string, 1), done: make(chan struct{})}
-	defer serve(client, chromium, world)()
+	serve(t, client, chromium, world)
 	expect := func(id int64, method string) {
 		t.Helper()
 		if h := head(chromium.Next(t)); !h.HasID || h.ID != id || !h.Is(method) {

@@ -1,4 +1,7 @@
-package served
+// Package relaytest serves a relay in a test: the one way the tests of the
+// relay and of its stages' rooms run one (it imports no room, so a stage's
+// own package may use it).
+package relaytest
 
 import (
 	"context"
@@ -9,9 +12,9 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 )
 
-// Relay runs a relay of spec until the test ends, when its client closes
+// Serve runs a relay of spec until the test ends, when its client closes
 // and the relay must end within 5 s.
-func Relay(t testing.TB, client *actortest.ChanConn, spec relay.Spec) *relay.Actor {
+func Serve(t testing.TB, client *actortest.ChanConn, spec relay.Spec) *relay.Actor {
 	t.Helper()
 	r := relay.New(spec)
 	served := make(chan struct{})
