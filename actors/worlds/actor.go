@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/guard"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/storage"
 )
 
 // Browser is what the actor follows: a BrowserActor's events.
@@ -104,7 +105,7 @@ var (
 	ErrWorldClosed = errors.New("the world was closed")
 	// ErrBrowserGone: the browser the request named is gone; ask the
 	// BrowserActor for the running one and try again.
-	ErrBrowserGone = errors.New("that browser is gone")
+	ErrBrowserGone = storage.ErrBrowserGone
 )
 
 // Summary is one world as the coordinator lists it.
@@ -126,13 +127,9 @@ type Summary struct {
 	Policy *PolicyInfo `json:"policy,omitempty"`
 }
 
-// Target is a target of a world, from the browser's Target.getTargets.
-type Target struct {
-	ID      string `json:"targetId"`
-	Type    string `json:"type"`
-	URL     string `json:"url"`
-	Context string `json:"browserContextId"`
-}
+// Target is a target of a world, from the browser's Target.getTargets: as
+// the storage room reads it.
+type Target = storage.Target
 
 // Open returns the world called name, made if new, and its context in
 // the browser at ep, made there first if needed. The name must pass

@@ -77,13 +77,14 @@ func (r *run) restore(w *world, gen int, context string) {
 	}
 	w.context, w.gen = context, gen
 	clear(w.made)
-	w.store.PlantSeeds() // published with the context: its first page is prepared
+	w.store.PlantSeeds()                           // published with the context: its first page is prepared
+	restore := r.storage.Restore(w.store, context) // under way before anyone hears of the context
 	w.publish()
 	cookies, origins := w.store.State().Counts()
 	r.log.Info().Str("world", w.Name()).Str("context", context).Int("generation", gen).
 		Int("cookiesRestored", cookies).Int("originsRestored", origins).Msg("world's browser context made")
 	w.settle(context, nil)
-	r.storage.Restore(w.store, context)
+	restore()
 }
 
 // snapshotDue reads the storage of every world that has clients (and

@@ -9,6 +9,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/storagestate"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/storage"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
@@ -23,8 +24,7 @@ import (
 // ProfilesActor), and their network policies (kept_guard.go); nil keeps
 // nothing. Forget deletes both.
 type Profiles interface {
-	Load(ctx context.Context, name string) (storagestate.State, bool, error)
-	Save(ctx context.Context, name string, st storagestate.State) error
+	storage.Profiles // Load, Save
 	LoadPolicy(ctx context.Context, name string) (worldapi.Policy, bool, error)
 	SavePolicy(ctx context.Context, name string, p worldapi.Policy) error
 	Forget(ctx context.Context, name string) (bool, error)

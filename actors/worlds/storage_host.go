@@ -16,15 +16,11 @@ func (h storageHost) Call(session, method string, params any, then func(json.Raw
 }
 
 func (h storageHost) Targets(then func([]storage.Target, error)) {
-	h.r.targets(func(all []Target, err error) {
-		var out []storage.Target
-		for _, t := range all {
-			out = append(out, storage.Target(t))
-		}
-		then(out, err)
-	})
+	h.r.targets(then)
 }
 
+// Context is "" for a world no longer in the book: every removal from the
+// book is followed by the world's forget, which clears its context.
 func (h storageHost) Context(w storage.World) string {
 	if e := w.(*world); h.r.current(e) {
 		return e.context
@@ -32,8 +28,8 @@ func (h storageHost) Context(w storage.World) string {
 	return ""
 }
 
-// Attached has a guarded world's page refuse local files (doors.go) before
-// anything else is sent on the storage room's session there.
+// Attached has a guarded world's page refuse local files (doors.go), right
+// after the storage room's DOMStorage.enable on its session there.
 func (h storageHost) Attached(w storage.World, session string) {
 	if w.(*world).guard != nil {
 		h.r.callOn(session, "Fetch.enable", map[string]any{"patterns": localLoads}, func(answer) {})

@@ -145,12 +145,7 @@ func (r *run) give(w *world, st storagestate.State, then func(error)) {
 		then(nil)
 		return
 	}
-	r.storage.Give(w.store, st, func(err error) {
-		if errors.Is(err, storage.ErrContextGone) {
-			err = ErrBrowserGone // the context went with its browser (or the world) meanwhile
-		}
-		then(err)
-	})
+	r.storage.Give(w.store, st, then) // storage.ErrBrowserGone is ErrBrowserGone: the context went with its browser (or the world)
 }
 
 // export answers a world's storage.

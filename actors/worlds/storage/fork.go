@@ -34,8 +34,11 @@ func (r *Room) ReadUsersBrowser(origins []string, then func(storagestate.State, 
 			var ctxs struct {
 				BrowserContextIDs []string `json:"browserContextIds"`
 			}
-			if err != nil || json.Unmarshal(result, &ctxs) != nil {
-				fail(errOr(err, "no browserContextIds in the answer"))
+			if err == nil && json.Unmarshal(result, &ctxs) != nil {
+				err = errors.New("no browserContextIds in the answer")
+			}
+			if err != nil {
+				fail(err)
 				return
 			}
 			other := map[string]bool{}
@@ -85,12 +88,4 @@ func (r *Room) leavePages(shown map[string]string) {
 			r.host.Call("", "Target.detachFromTarget", map[string]string{"sessionId": ps.id}, ignore)
 		}
 	}
-}
-
-// errOr is err, or an error of text when there is none.
-func errOr(err error, text string) error {
-	if err != nil {
-		return err
-	}
-	return errors.New(text)
 }

@@ -18,11 +18,11 @@ func (r *Room) Merge(s *Store, st storagestate.State) {
 // first, all or nothing; then each origin's localStorage, on a page
 // showing it now, else as the origin's next document loads), and into
 // what it keeps. A world without a context there is given st by Merge;
-// one whose context goes meanwhile answers ErrContextGone.
+// one whose context goes meanwhile answers ErrBrowserGone.
 func (r *Room) Give(s *Store, st storagestate.State, then func(error)) {
 	context := r.host.Context(s.of)
 	if context == "" {
-		then(ErrContextGone)
+		then(ErrBrowserGone)
 		return
 	}
 	setCookies := func(next func()) {
@@ -40,7 +40,7 @@ func (r *Room) Give(s *Store, st storagestate.State, then func(error)) {
 	}
 	setCookies(func() {
 		if r.host.Context(s.of) != context {
-			then(ErrContextGone)
+			then(ErrBrowserGone)
 			return
 		}
 		s.state = storagestate.Merge(s.state, st)

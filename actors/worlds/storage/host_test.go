@@ -49,7 +49,7 @@ func TestAWorldWithoutAContextIsReadAtOnce(t *testing.T) {
 }
 
 // A world whose context goes while a seed's cookies are set is given
-// nothing more (ErrContextGone: the actor's ErrBrowserGone); a browser
+// nothing more (ErrBrowserGone); a browser
 // that refuses the cookies refuses the seed (ErrBadSeed).
 func TestASeedStopsWhereItsContextGoes(t *testing.T) {
 	seed := storagestate.State{Cookies: []storagestate.Cookie{{Name: "sid", Value: "1", Domain: "shop.test", Path: "/"}}}
@@ -57,7 +57,7 @@ func TestASeedStopsWhereItsContextGoes(t *testing.T) {
 		answer func(h *fakeHost) (json.RawMessage, error)
 		want   error
 	}{
-		"context gone": {func(h *fakeHost) (json.RawMessage, error) { h.contexts["shop"] = ""; return json.RawMessage(`{}`), nil }, ErrContextGone},
+		"context gone": {func(h *fakeHost) (json.RawMessage, error) { h.contexts["shop"] = ""; return json.RawMessage(`{}`), nil }, ErrBrowserGone},
 		"refused":      {func(*fakeHost) (json.RawMessage, error) { return nil, errors.New("the browser answered -32000: no") }, ErrBadSeed},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -26,10 +26,6 @@ type pageSession struct {
 	scripted map[string]map[string]string
 }
 
-// errSessionsGone fails an attach whose page sessions went with the
-// actor's connection (Disconnected) before it was answered.
-var errSessionsGone = errors.New("the worlds connection to the browser ended")
-
 // pageSession has the room attached to the target, a page of s's world
 // (nil: of no world), then calls then with its session id. A world's page
 // tells the room of its localStorage changes (DOMStorage events) from
@@ -56,10 +52,8 @@ func (r *Room) pageSession(s *Store, target string, then func(string, error)) {
 			}
 		}
 		switch {
-		case r.pages[target] != ps: // the connection went meanwhile, failing the attach
-			if err == nil {
-				err = errSessionsGone
-			}
+		case r.pages[target] != ps: // the connection went meanwhile (Disconnected)
+			err = ErrBrowserGone
 		case err != nil:
 			delete(r.pages, target)
 		}

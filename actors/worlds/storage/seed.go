@@ -32,26 +32,30 @@ import (
 // Restore sets the world's cookies into the context the actor has just
 // made its own (its seeds planted: PlantSeeds): what must find them waits
 // meanwhile (WaitsForRestore: a page's preparation, hence its navigation,
-// and a read of the world's storage). With no cookies to set it is over
-// at once, and what waited for an earlier restore goes on now.
-func (r *Room) Restore(s *Store, context string) {
+// and a read of the world's storage). It is under way from the call: the
+// actor publishes the context and answers its waiters, then runs send,
+// which sets the cookies. With no cookies to set it is over at once, and
+// what waited for an earlier restore goes on in send.
+func (r *Room) Restore(s *Store, context string) (send func()) {
 	cookies := s.state.CDPCookies()
 	seq, ready := s.restoring(len(cookies) > 0)
-	for _, then := range ready {
-		then()
-	}
-	if len(cookies) == 0 {
-		return
-	}
-	params := map[string]any{"browserContextId": context, "cookies": cookies}
-	r.host.Call("", "Storage.setCookies", params, func(_ json.RawMessage, err error) {
-		if err != nil && r.host.Context(s.of) == context {
-			r.log.Warn().Err(err).Str("world", s.of.Name()).Msg("the world's cookies were not restored")
-		}
-		for _, then := range s.restored(seq) {
+	return func() {
+		for _, then := range ready {
 			then()
 		}
-	})
+		if len(cookies) == 0 {
+			return
+		}
+		params := map[string]any{"browserContextId": context, "cookies": cookies}
+		r.host.Call("", "Storage.setCookies", params, func(_ json.RawMessage, err error) {
+			if err != nil && r.host.Context(s.of) == context {
+				r.log.Warn().Err(err).Str("world", s.of.Name()).Msg("the world's cookies were not restored")
+			}
+			for _, then := range s.restored(seq) {
+				then()
+			}
+		})
+	}
 }
 
 // PreparePage has a new page of the world (target) followed and carry

@@ -34,8 +34,8 @@ type Host interface {
 	// there (not made yet, its browser gone, the world closed).
 	Context(w World) string
 	// Attached says the room has a session on a page of w: what the actor
-	// sets up there (a guarded world's refusal of local files) goes
-	// before anything else the room sends on it.
+	// sets up there (a guarded world's refusal of local files) goes right
+	// after the room's DOMStorage.enable, before anything else.
 	Attached(w World, session string)
 }
 
@@ -64,9 +64,10 @@ type Target struct {
 var (
 	// ErrBadSeed: a seed that cannot be given.
 	ErrBadSeed = errors.New("cannot seed the world")
-	// ErrContextGone: the world's context went (with its browser, or the
-	// world) while it was being given a seed.
-	ErrContextGone = errors.New("the world's context went meanwhile")
+	// ErrBrowserGone: the browser a request was about is gone (with the
+	// world's context there, or the room's sessions on it); the
+	// WorldsActor's own (worlds.ErrBrowserGone is this one).
+	ErrBrowserGone = errors.New("that browser is gone")
 )
 
 // Room is the storage's part of one Serve of the actor: its sessions on
