@@ -231,6 +231,7 @@ var never = []struct{ from, to []string }{
 	{[]string{"actors/state"}, worldsRoom},                                                           // state is how coordinators are found
 	{[]string{"actors"}, []string{"cmd"}},                                                            // actors are driven by messages, not by the CLI
 	{[]string{"cmd/cdpbench"}, []string{"actors", "fsm", "transport"}},                               // the bench measures a binary
+	{[]string{"actors/recorder/pwtrace"}, []string{"actors", "fsm", "transport"}},                    // a trace is a format: the recorder hands it plain events
 }
 
 // An actor knows no coordinator: no package under actors/ but the tree's
