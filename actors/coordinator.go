@@ -25,10 +25,12 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/recorder"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/watchdog"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // CoordinatorConfig is what `serve` and `mcp` configure, grouped by what
@@ -80,6 +82,16 @@ type CoordinatorConfig struct {
 	// --debug-pprof), to whoever may read /metrics.
 	NoJournal  bool
 	DebugPprof bool
+	// The recordings (actors/recorder). Record records every world (serve
+	// --record); a world's own switch (world open NAME --record) records
+	// it whatever this says. RecordCap bounds each world's recording
+	// (--record-cap; 0: 200 MB), RecordTotalCap all of them together (0:
+	// 2 GB), the oldest part dropped first; KeepRecordings keeps a fresh
+	// agent-… world's recording once it closed (--keep-recordings).
+	Record         bool
+	RecordCap      int64
+	RecordTotalCap int64
+	KeepRecordings bool
 
 	// The edge. Words says the fixes of errors the endpoints answer (the
 	// command line's for the flags this coordinator was started with); nil:
@@ -104,6 +116,7 @@ type Coordinator struct {
 	profiles *profiles.Actor // nil: no world is kept
 	liveView *liveview.Actor
 	journal  *journal.Actor // nil: off
+	recorder *recorder.Actor
 	features []plug.Feature // what it was built with (plugged), set before anything serves
 	draining atomic.Bool    // set once by Drain; read by every readiness probe
 }
@@ -141,6 +154,8 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	if !cfg.NoJournal {
 		c.journal = journal.New(journal.Spec{Dir: journal.DirIn(cfg.StateDir), Passing: worlds.IsFresh, Log: cfg.Log})
 	}
+	c.recorder = recorder.New(recorder.Spec{Dir: recorder.DirIn(cfg.StateDir), All: cfg.Record, WorldCap: cfg.RecordCap, TotalCap: cfg.RecordTotalCap,
+		Passing: worlds.IsFresh, Keep: cfg.KeepRecordings, Log: cfg.Log.With().Str("actor", "recorder").Logger()})
 	c.liveView = liveview.New(liveview.Spec{OnHold: c.journal.HoldHook(), Log: cfg.Log.With().Str("actor", "liveview").Logger()})
 	if profilesDir != "" {
 		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
@@ -319,6 +334,18 @@ func (c *Coordinator) relayStages(inst plug.Instance) []plug.StageOf {
 		}
 	}
 	return stages
+}
+
+// worldHooks are, in their order, the features' parts in the world
+// requests of an instance.
+func (c *Coordinator) worldHooks(inst plug.Instance) []worldapi.Hooks {
+	var hooks []worldapi.Hooks
+	for _, f := range c.features {
+		if h, ok := f.(plug.WorldHooker); ok {
+			hooks = append(hooks, h.WorldHooks(inst))
+		}
+	}
+	return hooks
 }
 
 // watch tells the features of an instance that serves (the live view

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // InstanceStatus is what coordinator_status and `status` report of one
@@ -210,4 +212,18 @@ func (c *Coordinator) Journal(ctx context.Context, name, since string) ([]journa
 		return nil, err
 	}
 	return c.journal.Read(ctx, name, s, false)
+}
+
+// WorldTrace writes the recording of the world called name of the
+// instance ref ("" the default) to out: a Playwright trace, or a video
+// (q.Format).
+func (c *Coordinator) WorldTrace(ctx context.Context, ref, name string, q worldapi.TraceQuery, out io.Writer) error {
+	inst, err := c.Instance(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if err := worlds.CheckName(name); err != nil {
+		return err
+	}
+	return c.recorder.Trace(ctx, inst.ID, name, q, out)
 }

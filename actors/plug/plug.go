@@ -15,6 +15,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
 
 // Feature is a capability the coordinator runs: its actors, served under
@@ -44,6 +45,12 @@ type Stager interface {
 type InstanceWatcher interface {
 	InstanceMade(ctx context.Context, inst Instance) error
 	InstanceClosed(ctx context.Context, id string)
+}
+
+// WorldHooker has a part in an instance's world requests (worldapi.Hooks:
+// what an open asked of it, a world ended, what a world's status shows).
+type WorldHooker interface {
+	WorldHooks(inst Instance) worldapi.Hooks
 }
 
 // ClientCounter hears how many client connections an instance's endpoint

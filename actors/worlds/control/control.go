@@ -40,7 +40,10 @@ type Spec struct {
 	// Journal keeps each world's record of what its clients did, read at
 	// /context/NAME/journal; nil: not kept.
 	Journal *journal.Actor
-	Log     zerolog.Logger
+	// Hooks are the features' parts in the world requests (worldapi.Hooks),
+	// called in their order.
+	Hooks []worldapi.Hooks
+	Log   zerolog.Logger
 }
 
 // Control is the worlds' surface on one endpoint. Immutable: the worlds

@@ -76,17 +76,22 @@ func (c *Control) WorldStatuses(ctx context.Context) ([]worldapi.Status, error) 
 // CloseWorld closes the world called name (worlds.Actor.Close); once it
 // returns, its port refuses connections.
 func (c *Control) CloseWorld(ctx context.Context, name string) error {
-	return c.end(ctx, name, (*worlds.Actor).Close)
+	return c.end(ctx, name, (*worlds.Actor).Close, false)
 }
 
 // end ends the world called name by close (worlds.Actor.Close or Forget)
 // and answers once its port is closed too.
-func (c *Control) end(ctx context.Context, name string, close func(*worlds.Actor, context.Context, string) error) error {
+func (c *Control) end(ctx context.Context, name string, close func(*worlds.Actor, context.Context, string) error, forgotten bool) error {
 	if err := c.ready(name); err != nil {
 		return err
 	}
 	if err := close(c.spec.Worlds, ctx, name); err != nil {
 		return err
+	}
+	for _, h := range c.spec.Hooks {
+		if h.Ended != nil {
+			h.Ended(ctx, name, forgotten)
+		}
 	}
 	_, err := c.ports(ctx) // the port closes before the answer
 	return err
@@ -97,6 +102,7 @@ func (c *Control) end(ctx context.Context, name string, close func(*worlds.Actor
 func (c *Control) worldStatus(s worlds.Summary, ports map[string]int) worldapi.Status {
 	ws := worldapi.Status{Name: s.Name, PathEndpoint: c.PathEndpoint(s.Name), Clients: s.Clients, Pages: s.Pages, Open: s.Open, Kept: s.Kept}
 	ws.Policy = policyStatus(s.Policy)
+	c.describe(s.Name, &ws)
 	if s.KeptInfo != nil {
 		saved := s.KeptInfo.Saved
 		ws.SavedBytes, ws.SavedAt = s.KeptInfo.Bytes, &saved
@@ -240,7 +246,14 @@ func (c *Control) openSeeded(w http.ResponseWriter, r *http.Request, name string
 		ws, err = c.SeedWorld(r.Context(), name, seed)
 	}
 	ws.Created = ws.Created || guarded
-	return ws, err
+	if err != nil {
+		return ws, err
+	}
+	if err := c.Asked(r.Context(), name, req); err != nil {
+		return ws, err
+	}
+	c.describe(name, &ws)
+	return ws, nil
 }
 
 // forgetAsked reads DELETE's ?forget=: 1 or true deletes the world's

@@ -50,7 +50,7 @@ func (c *Control) SeedWorld(ctx context.Context, name string, s worlds.Seed) (wo
 // profile (worlds.Actor.Forget); once it returns, its port refuses
 // connections.
 func (c *Control) ForgetWorld(ctx context.Context, name string) error {
-	return c.end(ctx, name, (*worlds.Actor).Forget)
+	return c.end(ctx, name, (*worlds.Actor).Forget, true)
 }
 
 // ExportWorld is the storage state of the world called name, open or

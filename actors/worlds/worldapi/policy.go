@@ -54,6 +54,10 @@ type OpenRequest struct {
 	// Replace gives a kept world the policy given although it keeps
 	// another with its profile (else ErrPolicyKept).
 	Replace bool `json:"replace,omitempty"`
+	// Record turns the world's recording on or off (the recorder's switch,
+	// kept with a named world); nil: as it was, or as the coordinator's
+	// --record says.
+	Record *bool `json:"record,omitempty"`
 }
 
 // Errors of a world's policy.
@@ -72,7 +76,7 @@ var (
 // applied is an error (ErrRefused with the coordinator's reason, or
 // ErrNoPolicy): a guarded world never silently opens without its guard.
 func OpenWith(ctx context.Context, endpoint, name string, open OpenRequest) (Status, error) {
-	if open.Policy.Empty() {
+	if open.Policy.Empty() && open.Record == nil {
 		return OpenSeeded(ctx, endpoint, name, open.Seed)
 	}
 	body, err := json.Marshal(open)
@@ -83,7 +87,7 @@ func OpenWith(ctx context.Context, endpoint, name string, open OpenRequest) (Sta
 	if _, err := request(ctx, http.MethodPut, endpoint+Path+"/"+name, body, &ws); err != nil {
 		return ws, err
 	}
-	if ws.Policy == nil {
+	if ws.Policy == nil && !open.Policy.Empty() {
 		return ws, ErrNoPolicy
 	}
 	if !open.Seed.Empty() && ws.Seeded == nil {

@@ -37,6 +37,9 @@ type Status struct {
 	Seeded *Seeded `json:"seeded,omitempty"`
 	// Policy is the world's network policy and upstream proxy; nil: neither.
 	Policy *Policy `json:"policy,omitempty"`
+	// Recorded: the world's pages and its clients' commands are recorded
+	// (GET Path/NAME/trace writes them as a Playwright trace).
+	Recorded bool `json:"recorded,omitempty"`
 }
 
 // Path is where a coordinator's endpoint makes, lists and closes its
