@@ -156,7 +156,7 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 	}
 	c.recorder = recorder.New(recorder.Spec{Dir: recorder.DirIn(cfg.StateDir), All: cfg.Record, WorldCap: cfg.RecordCap, TotalCap: cfg.RecordTotalCap,
 		Passing: worlds.IsFresh, Keep: cfg.KeepRecordings, Log: cfg.Log.With().Str("actor", "recorder").Logger()})
-	c.liveView = liveview.New(liveview.Spec{OnHold: c.journal.HoldHook(), Log: cfg.Log.With().Str("actor", "liveview").Logger()})
+	c.liveView = liveview.New(liveview.Spec{OnHold: plug.Holds(c.journal.HoldHook(), c.recorder.HoldHook()), OnHuman: c.recorder.HumanHook(), Log: cfg.Log.With().Str("actor", "liveview").Logger()})
 	if profilesDir != "" {
 		c.profiles = profiles.New(profiles.Spec{Dir: profilesDir, Log: cfg.Log})
 	}
@@ -303,7 +303,7 @@ func (c *Coordinator) plugged() []plug.Feature {
 	if c.journal != nil {
 		fs = append(fs, c.journal)
 	}
-	fs = append(fs, c.liveView)
+	fs = append(fs, c.recorder, c.liveView)
 	if c.guard != nil {
 		fs = append(fs, plug.Actors{c.guard})
 	}

@@ -263,7 +263,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	if wl != nil {
 		worldOf = wl.WorldOfContext
 	}
-	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOf, OnDownload: c.journal.DownloadHook(), Log: log})
+	d := downloads.New(downloads.Spec{Instance: id, Dir: downloadDir, Tidy: tidy, Browser: b, WorldOf: worldOf, OnDownload: plug.Downloads(c.journal.DownloadHook(), c.recorder.DownloadHook()), Log: log})
 	seen := plug.Instance{ID: id, Default: c.def == nil, Endpoint: proxy.EndpointOf(l), Browser: b, Worlds: wl, Downloads: d,
 		Command: leases.CommandOf(c.cfg.StateDir, id, c.def == nil)}
 	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: seen.Endpoint, Ports: c.cfg.Token == "",

@@ -31,7 +31,12 @@ type Spec struct {
 	// OnHold, when set, hears a human take a world over (held) and hand
 	// it back: the world's journal. It must not wait.
 	OnHold func(instance, world string, held bool)
-	Log    zerolog.Logger
+	// OnHuman, when set, hears a request_human answered or given up: the
+	// world the human looked at, the agent's reason, the human's note (or
+	// why none came), when it was asked and answered: the world's
+	// recording. It must not wait.
+	OnHuman func(world, reason, answer string, asked, answered time.Time)
+	Log     zerolog.Logger
 }
 
 // Instance is what the live view is given of an instance: what every

@@ -60,6 +60,22 @@ func (h *humanRequests) failAll(err error) {
 // waits until a human presses Done (their note, the page's URL and title)
 // or ctx ends (ErrNoHuman).
 func (a *Actor) RequestHuman(ctx context.Context, req HumanRequest) (HumanAnswer, error) {
+	asked := time.Now()
+	got, err := a.requestHuman(ctx, req)
+	if on := a.spec.OnHuman; on != nil {
+		world, answer := got.World, got.Note
+		if world == "" {
+			world = req.World
+		}
+		if err != nil {
+			answer = "no answer: " + err.Error()
+		}
+		on(world, req.Reason, answer, asked, time.Now())
+	}
+	return got, err
+}
+
+func (a *Actor) requestHuman(ctx context.Context, req HumanRequest) (HumanAnswer, error) {
 	q := &humanRequest{req: req, reply: make(chan humanReply, 1)}
 	if err := actor.Send(ctx, a.mailbox, request(askHuman{q: q})); err != nil {
 		return HumanAnswer{}, fmt.Errorf("%w: %w", ErrNoHuman, err)
