@@ -10,9 +10,11 @@ import (
 
 // Read calls fn with each record of world in dir (Spec.Dir) whose Time is
 // not before since (zero: all), oldest first, while the Store may append.
+// It reads the segments there when it begins, so it ends: records flushed
+// into the last of them on the way are read, later segments are not.
 // Segments older than since are skipped by their names (doc.go); segments
-// deleted meanwhile are skipped; a torn or damaged record ends its segment
-// quietly. fn's error stops the read and is returned. A record's Meta and
+// the caps delete meanwhile are skipped (a gap, oldest first, never a
+// reordering); a torn or damaged record ends its segment quietly. fn's error stops the read and is returned. A record's Meta and
 // Data are fn's to keep.
 func Read(dir, world string, since time.Time, fn func(Record) error) error {
 	segs, err := worldSegments(dir, world)
