@@ -15,7 +15,7 @@ import (
 // Segments older than since are skipped by their names (doc.go); segments
 // the caps delete meanwhile are skipped (a gap, oldest first, never a
 // reordering); a torn or damaged record ends its segment quietly. fn's error stops the read and is returned. A record's Meta and
-// Data are fn's to keep.
+// Data are fn's to keep (nil when empty).
 func Read(dir, world string, since time.Time, fn func(Record) error) error {
 	segs, err := worldSegments(dir, world)
 	if err != nil {

@@ -128,10 +128,10 @@ func TestModes(t *testing.T) {
 		}
 	}
 
-	open := filepath.Join(t.TempDir(), "open")
-	os.Mkdir(open, 0o750)
-	os.Chmod(open, 0o750)
-	if _, err := Open(Spec{Dir: open}); !errors.Is(err, ErrNotPrivate) {
+	grouped := filepath.Join(t.TempDir(), "grouped")
+	os.Mkdir(grouped, 0o750)
+	os.Chmod(grouped, 0o750)
+	if _, err := Open(Spec{Dir: grouped}); !errors.Is(err, ErrNotPrivate) {
 		t.Errorf("a folder open to the group: %v", err)
 	}
 	link := filepath.Join(t.TempDir(), "link")
