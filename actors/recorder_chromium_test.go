@@ -1,0 +1,94 @@
+package actors
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/actortest"
+	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
+	"github.com/cdpvisor/cdpvisor/actors/launch"
+	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
+)
+
+// A world recorded with --record: a client's navigation and clicks in a
+// real Chromium come out of the trace as actions, the page's frames as
+// the filmstrip, its requests as the network; nothing of an unrecorded
+// world is kept.
+func TestRecordedWorldWritesATrace(t *testing.T) {
+	chromium := actortest.Chromium(t)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><body style="margin:0"><div id=box style="width:200px;height:200px;background:red"></div>
+<script>let n=0;setInterval(()=>{document.getElementById('box').style.background=['red','green','blue'][n++%3]},100);console.log('hello from the page')</script></body></html>`)
+	}))
+	defer site.Close()
+	c := runCoordinator(t, CoordinatorConfig{Record: true, Launch: launch.Options{
+		Browser: launch.Browser{Name: "Chromium", Type: launch.Chromium, Path: chromium}, Headless: true,
+		ReadyTimeout: 20 * time.Second, StopGrace: 2 * time.Second,
+	}})
+	ctx := served.Context(t)
+	w, err := c.WorldsOf(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.OpenWorld(ctx, "filmed"); err != nil {
+		t.Fatal(err)
+	}
+	code, body, _ := actortest.HTTPDo(t, http.MethodPut, w.PathEndpoint("filmed")+"/json/new?"+site.URL, "")
+	if code != http.StatusOK {
+		t.Fatalf("/json/new in the world: %d %s", code, body)
+	}
+	var target struct{ WebSocketDebuggerURL string }
+	if err := json.Unmarshal([]byte(body), &target); err != nil {
+		t.Fatal(err)
+	}
+	cl := actortest.DialCDP(t, target.WebSocketDebuggerURL)
+	time.Sleep(1500 * time.Millisecond)
+	cl.Call(1, "Input.dispatchMouseEvent", `{"type":"mousePressed","x":50,"y":50,"button":"left","clickCount":1}`, "")
+	cl.Call(2, "Input.dispatchMouseEvent", `{"type":"mouseReleased","x":50,"y":50,"button":"left","clickCount":1}`, "")
+	cl.Call(3, "Page.navigate", fmt.Sprintf(`{"url":%q}`, site.URL+"/again"), "")
+	time.Sleep(2 * time.Second)
+
+	var out bytes.Buffer
+	if err := c.WorldTrace(ctx, "", "filmed", worldapi.TraceQuery{}, &out); err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jpegs, trace := 0, ""
+	for _, f := range z.File {
+		switch {
+		case strings.HasPrefix(f.Name, "resources/"):
+			jpegs++
+		case f.Name == "trace.trace" || f.Name == "trace.network":
+			r, _ := f.Open()
+			var b bytes.Buffer
+			_, _ = b.ReadFrom(r)
+			r.Close()
+			trace += b.String()
+		}
+	}
+	t.Logf("trace: %d bytes, %d frames", out.Len(), jpegs)
+	if jpegs < 3 {
+		t.Errorf("%d frames in the trace, want a few", jpegs)
+	}
+	for _, want := range []string{"Input.dispatchMouseEvent", "Page.navigate", site.URL + "/again", "hello from the page", `"status":200`} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("the trace lacks %q", want)
+		}
+	}
+	st, _ := c.recorder.StatusOf(ctx, "filmed")
+	t.Logf("status %+v", st)
+	if st.FramesReceived != st.FramesWritten || st.FramesReceived == 0 {
+		t.Errorf("frames received %d, written %d", st.FramesReceived, st.FramesWritten)
+	}
+}
