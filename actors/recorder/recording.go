@@ -79,7 +79,9 @@ func (a *Actor) serveRecording(w http.ResponseWriter, r *http.Request, name stri
 
 func (rec *Recording) add(x store.Record) error {
 	t := x.Time.UnixNano()
-	ev := func(kind, page, text string) { rec.Events = append(rec.Events, Event{T: t, Kind: kind, Page: page, Text: text}) }
+	ev := func(kind, page, text string) {
+		rec.Events = append(rec.Events, Event{T: t, Kind: kind, Page: page, Text: text})
+	}
 	switch x.Kind {
 	case kindFrame:
 		var m frameMeta

@@ -21,12 +21,12 @@ type run struct {
 	passing map[string]bool
 	// switched are the worlds a request switched since Serve began.
 	switched map[string]bool
-	counts  map[string]*counts // by world, since Serve began
-	written map[string]bool    // worlds written since the last flush
+	counts   map[string]*counts // by world, since Serve began
+	written  map[string]bool    // worlds written since the last flush
 	// downloads are when the downloads under way began, by id.
 	downloads map[string]time.Time
-	flushed time.Time
-	helpers sync.WaitGroup // goroutines asking the worlds actors
+	flushed   time.Time
+	helpers   sync.WaitGroup // goroutines asking the worlds actors
 }
 
 // counts are what a world's recording received and kept.
