@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 )
 
 // commandDoc is what a command's --help says besides its flags.
@@ -34,6 +35,7 @@ var placeholders = map[string]string{
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE", "since": "SEQ|TIME",
+	"record-cap": "SIZE", "record-total-cap": "SIZE",
 }
 
 // seedFlags seed a world when it is made (world open, wrap --isolate).
@@ -56,6 +58,7 @@ var (
 	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "attach", "download-dir", "browser-arg", "launch-timeout"}}
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop", "debug-pprof"}}
 	worldsFlags   = flagGroup{"Worlds", []string{"journal"}}
+	recordFlags   = flagGroup{"Recording (world trace)", recordflags.Names}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )
 
@@ -65,7 +68,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"serve [flags]"},
 		about: "Prints the endpoint (http://127.0.0.1:PORT) as the one line on stdout. The browser starts on the first\n" +
 			"request, is relaunched when it dies, and everything it started is removed when cdpvisor stops.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags,
 			{"Beyond loopback (a fleet's replica)", []string{"listen", "token-file", "allow-host", "drain-timeout"}}, logFlags},
 		examples: []string{
 			"cdpvisor serve --port 9222",
@@ -80,7 +83,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"mcp [flags]"},
 		about: "Speaks MCP on stdio (its lifecycle tools: coordinator_status, coordinator_launch_browser, …) and owns a\n" +
 			"stable CDP endpoint on loopback; exits when stdin closes or its host goes.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags,
 			{"Instances", []string{"instance-ports", "max-instances"}}, logFlags},
 		examples: []string{
 			`{"mcpServers": {"browser": {"command": "cdpvisor", "args": ["mcp"]}}}`,
