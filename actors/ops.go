@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -227,3 +228,8 @@ func (c *Coordinator) WorldTrace(ctx context.Context, ref, name string, q worlda
 	}
 	return c.recorder.Trace(ctx, inst.ID, name, q, out)
 }
+
+// TracesDir is where the MCP tools write the worlds' recordings asked of
+// them (browser_context trace): a folder of the download dir, beside the
+// instances' downloads, where a person finds files the agents made.
+func (c *Coordinator) TracesDir() string { return filepath.Join(c.cfg.DownloadDir, "traces") }

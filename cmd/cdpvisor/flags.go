@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 )
 
@@ -40,12 +41,13 @@ func envName(flagName string) string {
 var commandLineOnly = map[string]bool{"forget": true, "replace": true}
 
 // onlyOnCommandLine: commandLineOnly, or a world's network policy, upstream
-// proxy or folders (left in a shell's environment, any would apply to
-// every world made there).
+// proxy, folders or record switch (left in a shell's environment, any
+// would apply to every world made there).
 func onlyOnCommandLine(f *flag.Flag) bool {
 	_, hosts := f.Value.(*seedflags.HostList)
 	_, files := f.Value.(*seedflags.FileList)
-	return commandLineOnly[f.Name] || hosts || files || f.Name == "proxy"
+	_, record := f.Value.(*recordflags.Switch) // a world's own switch, not serve's --record
+	return commandLineOnly[f.Name] || hosts || files || record || f.Name == "proxy"
 }
 
 // envOverrides are install's variables, named for what they mean outside
@@ -132,6 +134,9 @@ func flagError(fs *flag.FlagSet, err error) string {
 
 // valueReason says what a flag's value should have been.
 func valueReason(f *flag.Flag) string {
+	if w, ok := f.Value.(interface{ Want() string }); ok { // a value that says what it takes (a size)
+		return w.Want()
+	}
 	switch {
 	case f.Name == "port":
 		return "not a port (0 to 65535; 0 picks a free one)"

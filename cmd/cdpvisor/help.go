@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 )
 
 // commandDoc is what a command's --help says besides its flags.
@@ -34,6 +35,7 @@ var placeholders = map[string]string{
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE", "since": "SEQ|TIME",
+	"record-cap": "SIZE", "record-total-cap": "SIZE", "format": "trace|webm",
 }
 
 // seedFlags seed a world when it is made (world open, wrap --isolate).
@@ -56,6 +58,7 @@ var (
 	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "attach", "download-dir", "browser-arg", "launch-timeout"}}
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop", "debug-pprof"}}
 	worldsFlags   = flagGroup{"Worlds", []string{"journal"}}
+	recordFlags   = flagGroup{"Recording (world trace)", recordflags.Names}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )
 
@@ -65,7 +68,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"serve [flags]"},
 		about: "Prints the endpoint (http://127.0.0.1:PORT) as the one line on stdout. The browser starts on the first\n" +
 			"request, is relaunched when it dies, and everything it started is removed when cdpvisor stops.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags,
 			{"Beyond loopback (a fleet's replica)", []string{"listen", "token-file", "allow-host", "drain-timeout"}}, logFlags},
 		examples: []string{
 			"cdpvisor serve --port 9222",
@@ -80,7 +83,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"mcp [flags]"},
 		about: "Speaks MCP on stdio (its lifecycle tools: coordinator_status, coordinator_launch_browser, …) and owns a\n" +
 			"stable CDP endpoint on loopback; exits when stdin closes or its host goes.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags,
 			{"Instances", []string{"instance-ports", "max-instances"}}, logFlags},
 		examples: []string{
 			`{"mcpServers": {"browser": {"command": "cdpvisor", "args": ["mcp"]}}}`,
@@ -95,7 +98,7 @@ var docs = map[string]commandDoc{
 			"an AI host starts both; else the most recent), fills the placeholders into CMD ARGS…, runs CMD with\n" +
 			"this process's stdin, stdout and stderr, passes SIGINT, SIGTERM and SIGHUP on, and exits with its code.",
 		groups: []flagGroup{
-			{"Wrap", []string{"instance", "isolate", "timeout", "state", "state-dir", "standalone"}}, seedFlags, policyFlags,
+			{"Wrap", []string{"instance", "isolate", "record", "timeout", "state", "state-dir", "standalone"}}, seedFlags, policyFlags,
 			{"Standalone coordinator (with --standalone)", []string{"port", "browser", "windows", "headless", "headed", "user-data-dir", "attach",
 				"download-dir", "browser-arg", "launch-timeout", "allow-origin", "hang-timeout", "idle-stop"}},
 			logFlags,
@@ -120,14 +123,15 @@ var docs = map[string]commandDoc{
 			"cdpvisor wrap --isolate -- npx chrome-devtools-mcp --browserUrl={cdp_endpoint}",
 			"cdpvisor wrap --isolate=shop-agent -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --isolate=shop --storage-state shop.json -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
+			"cdpvisor wrap --isolate --record -- npx @playwright/mcp --cdp-endpoint={cdp_endpoint}",
 			"cdpvisor wrap --instance inst_1732350000000_f4e5d6 -- node my-bidi-client.js {bidi_endpoint}",
 		},
 	},
 	"world": {
-		purpose: "open, list, close and export the running coordinator's worlds, each with a loopback port of its own, and read their journals",
+		purpose: "open, list, close and export the running coordinator's worlds, each with a loopback port of its own, and read their journals and recordings",
 		usage: []string{"world open NAME [--storage-state FILE | --from-user-browser=ORIGIN[,…] | --from-world NAME [--origin O]…] [flags]",
 			"world list [--json] [flags]", "world close NAME [--forget] [flags]", "world export NAME [--output FILE] [flags]",
-			"world journal NAME [--since SEQ|TIME] [--follow] [flags]"},
+			"world journal NAME [--since SEQ|TIME] [--follow] [flags]", "world trace NAME [--since TIME|10m] [--output FILE|-] [--format trace|webm] [flags]"},
 		about: "open makes the world NAME (a browser context of its own on the shared browser), or finds it, launching\n" +
 			"nothing, and prints its own endpoint http://127.0.0.1:WPORT alone on stdout, for any CDP client; a seed\n" +
 			"gives it sign-ins first, whole or not at all. A named world keeps its cookies and localStorage across\n" +
@@ -135,10 +139,12 @@ var docs = map[string]commandDoc{
 			"it is guarded as before, and another policy needs --replace. close closes its clients, pages and port,\n" +
 			"--forget also deletes what it keeps. export prints its Playwright storage state. journal prints what the\n" +
 			"world's clients did (JSON lines: each command's method, target and answer, navigations' URLs, hosts\n" +
-			"reached and denied; no other parameter), --follow then each new entry until interrupted. Exits 2 for a\n" +
-			"bad name or seed, no coordinator, or a Firefox instance.",
+			"reached and denied; no other parameter), --follow then each new entry until interrupted. trace writes a\n" +
+			"recorded world's recording (open --record, or a coordinator's --record) as a Playwright trace, whole or\n" +
+			"not at all, and prints its file. Exits 2 for a bad name, seed or flag, no coordinator, or a Firefox instance.",
 		groups: []flagGroup{{"Coordinator", []string{"instance", "state", "state-dir", "timeout"}}, seedFlags, policyFlags,
-			{"Close and export", []string{"forget", "output"}}, {"Journal", []string{"since", "follow"}}, {"Output", []string{"json"}}, logFlags},
+			{"Record", []string{"record"}}, {"Close, export and trace", []string{"forget", "output"}}, {"Journal and trace", []string{"since", "follow", "format"}},
+			{"Output", []string{"json"}}, logFlags},
 		examples: []string{
 			"ENDPOINT=$(cdpvisor world open alice)",
 			"cdpvisor world open shop --storage-state shop.json",
@@ -148,6 +154,8 @@ var docs = map[string]commandDoc{
 			"cdpvisor world export shop --output shop.json",
 			"cdpvisor world close alice --forget",
 			"cdpvisor world journal shop --follow",
+			"cdpvisor world open shop --record",
+			"cdpvisor world trace shop --since 10m && npx playwright show-trace shop-*.zip",
 		},
 	},
 	"browsers": {

@@ -14,14 +14,17 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 )
 
 // runMCP is `cdpvisor mcp`: the coordinator of serve, with the MCP server
 // (package mcptools) on stdin and stdout, until the host goes or a signal.
 func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io.Writer) error {
 	var f supervisorFlags
+	var rec recordflags.Coordinator
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	f.register(fs)
+	rec.Register(fs)
 	instancePorts := fs.String("instance-ports", "", "port range for extra instances, e.g. 3301-3399 (default: any free port)")
 	maxInstances := fs.Int("max-instances", 99, "most instances at once, the default one included")
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -40,6 +43,7 @@ func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io
 		return usageErr("--max-instances %d: want at least 1", *maxInstances)
 	}
 	cfg.MaxInstances = *maxInstances
+	rec.Apply(&cfg)
 	c, err := actors.NewCoordinator(cfg)
 	if err != nil {
 		return err

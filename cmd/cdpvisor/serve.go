@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 )
 
@@ -146,8 +147,10 @@ func (f *supervisorFlags) usersBrowser(sys launch.System, b launch.Browser) (lau
 func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error {
 	var f supervisorFlags
 	var fleet fleetFlags
+	var rec recordflags.Coordinator
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	f.register(fs)
+	rec.Register(fs)
 	fleet.register(fs)
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -159,6 +162,7 @@ func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error 
 	if err := fleet.apply(&cfg, os.Getenv); err != nil {
 		return err
 	}
+	rec.Apply(&cfg)
 	c, err := actors.NewCoordinator(cfg)
 	if err != nil {
 		return err

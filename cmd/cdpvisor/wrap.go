@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wrapenv"
@@ -32,6 +33,7 @@ type wrapFlags struct {
 	isolate    wrapenv.Isolate
 	seed       seedflags.Flags // of the --isolate world
 	policy     seedflags.Policy
+	record     recordflags.Switch // of the --isolate world
 }
 
 // standaloneSearch is how long --standalone looks for a running coordinator
@@ -46,6 +48,7 @@ func (f *wrapFlags) flagSet() *flag.FlagSet {
 	fs.BoolVar(&f.standalone, "standalone", false, "when no coordinator runs, run one inside wrap for the command's lifetime (the supervisor flags apply to it)")
 	fs.StringVar(&f.state, "state", "", "use only the coordinator of this state file")
 	fs.Var(&f.isolate, "isolate", "give the command a world of its own, a browser context on the shared browser, closed once wrap ends; --isolate=NAME: a named world, which stays")
+	f.record.Register(fs, "with --isolate: record the command's world (world trace NAME writes it as a Playwright trace); --record=false: a named world's recording stops")
 	f.seed.Register(fs)
 	f.policy.Register(fs)
 	return fs
@@ -120,6 +123,9 @@ func wrap(args []string, sys launch.System, stdout, stderr io.Writer) error {
 		return usageErr("%v", err)
 	}
 	f.isolate.Replace = f.policy.Replace
+	if f.isolate.Record = f.record.Request(); f.record.Given() && !f.isolate.On {
+		return usageErr("--record records the command's world: add --isolate (or --isolate=NAME)")
+	}
 	log, err := newLogger(stderr, f.logLevel, f.logFormat)
 	if err != nil {
 		return err

@@ -33,8 +33,12 @@ type contextArgs struct {
 	Proxy      *string  `json:"proxy"`
 	AllowFiles []string `json:"allow_files"`
 	Replace    *bool    `json:"replace"`
-	// journal's: the entries after this seq (a number or its string) or time.
+	// journal's: the entries after this seq (a number or its string) or
+	// time; trace's: what came after this time.
 	Since any `json:"since"`
+	// The recordings: open's record switch, trace's format.
+	Record *bool   `json:"record"`
+	Format *string `json:"format"`
 }
 
 // worldsAnswer is browser_context list's structured answer. Fields in the
@@ -53,12 +57,14 @@ const nameWant = "a string: a world's name, e.g. agent-1"
 func browserContext(d deps) server.ServerTool {
 	def := toolDef{
 		name: "browser_context", title: "Manage worlds",
-		description: "Open, list, close, export and import an instance's worlds, and read their journals. A world is a browser context of its own on the instance's shared browser, " +
+		description: "Open, list, close, export and import an instance's worlds, and read their journals and recordings. A world is a browser context of its own on the instance's shared browser, " +
 			"a whole CDP endpoint on a loopback port of its own (endpoint, http://127.0.0.1:WPORT) and at http://127.0.0.1:PORT/context/NAME " +
 			"(path_endpoint), made by open or on its first use: its clients see and touch only its pages, " +
 			"cookies, storage and downloads (which land in its own folder, see download_list's context). " +
 			"A named world keeps its cookies and localStorage (its sign-ins), and its network policy, across restarts of the browser and of the coordinator; " +
-			"a fresh agent-… one does not. Storage states are Playwright's format (context.storageState(), newContext({storageState})).",
+			"a fresh agent-… one does not. Storage states are Playwright's format (context.storageState(), newContext({storageState})). " +
+			"A world opened with record: true (or every world, when the coordinator records them all) is recorded; trace writes its recording to a file " +
+			"(a Playwright trace) and answers the file's path.",
 		params: slices.Concat([]param{
 			{name: "action", want: "a string: " + actionsWant, schema: map[string]any{"type": "string", "enum": contextActions,
 				"description": "What to do. open = make a world (name optional: a fresh agent-… name), or find it open, and answer its endpoint " +
@@ -70,9 +76,11 @@ func browserContext(d deps) server.ServerTool {
 					"export = a world's storage state (takes name): its cookies and each origin's localStorage, open or kept; " +
 					"import = seed a world (takes name and storage_state), made if it is not open: its cookies and localStorage replace those of the same name, the rest stays; " +
 					"journal = what the world's clients did (takes name, since optional), oldest first: each CDP command's method, target and answer (ok or the error), " +
-					"with the client (id, and a wrap --isolate child's command), navigations' URLs, hosts reached and denied with counts; no other parameter is recorded."}},
+					"with the client (id, and a wrap --isolate child's command), navigations' URLs, hosts reached and denied with counts; no other parameter is recorded; " +
+					"trace = write a recorded world's recording (takes name, since and format optional) to a private file in the coordinator's traces folder " +
+					"and answer its path (a Playwright trace: npx playwright show-trace FILE), bytes and format."}},
 			{name: "name", want: nameWant, schema: map[string]any{"type": "string",
-				"description": "For open (optional: left out, a fresh name), close, export, import and journal: the world's name, as in /context/NAME (browser_context list shows them)."}},
+				"description": "For open (optional: left out, a fresh name), close, export, import, journal and trace: the world's name, as in /context/NAME (browser_context list shows them)."}},
 			instanceParam,
 			{name: "forget", want: "a boolean", schema: map[string]any{"type": "boolean",
 				"description": "For close: true also deletes what the world keeps (its cookies and localStorage, its network policy) and its journal; the world need not be open."}},
@@ -88,15 +96,16 @@ func browserContext(d deps) server.ServerTool {
 				"description": "For open with from_world: copy only these origins' cookies and localStorage, e.g. [\"https://shop.example.com\"]."}},
 		}, policyParams, []param{
 			{name: "since", want: "an entry's seq (a number) or an RFC 3339 time (a string)", schema: map[string]any{"type": []string{"integer", "string"},
-				"description": "For journal: only the entries after this one (its seq, e.g. the last seq of a former answer) or after this time (RFC 3339, e.g. 2026-11-27T11:00:00Z)."}},
-		}),
+				"description": "For journal: only the entries after this one (its seq, e.g. the last seq of a former answer) or after this time (RFC 3339, e.g. 2026-11-27T11:00:00Z). " +
+					"For trace: only what was recorded after this time (RFC 3339)."}},
+		}, recordParams),
 		required:    []string{"action"},
 		destructive: true, // close
 	}
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, args contextArgs) (*mcp.CallToolResult, error) {
 		tool := def.name
 		switch args.Action {
-		case "open", "list", "close", "export", "import", "journal":
+		case "open", "list", "close", "export", "import", "journal", "trace":
 		case "":
 			return toolErrorf(tool, "action is required: %s", actionsWant)
 		default:
@@ -127,6 +136,8 @@ func browserContext(d deps) server.ServerTool {
 			return importWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name), args.StorageState)
 		case "journal":
 			return worldJournal(ctx, d, tool, strings.TrimSpace(*args.Name), args.Since)
+		case "trace":
+			return traceWorld(ctx, d, tool, inst.ID, strings.TrimSpace(*args.Name), args.Since, args.Format)
 		}
 		list, err := instanceWorlds(ctx, d, inst.ID, string(inst.Protocol))
 		if err != nil {
@@ -143,10 +154,10 @@ func browserContext(d deps) server.ServerTool {
 }
 
 // contextActions are browser_context's actions.
-var contextActions = []string{"open", "list", "close", "export", "import", "journal"}
+var contextActions = []string{"open", "list", "close", "export", "import", "journal", "trace"}
 
 // actionsWant says the actions, for the refusals.
-const actionsWant = "open, list, close, export, import or journal"
+const actionsWant = "open, list, close, export, import, journal or trace"
 
 // fitAction refuses the arguments of another action than the one given,
 // before anything is asked.
@@ -154,9 +165,13 @@ func (a contextArgs) fitAction() error {
 	seeds := a.StorageState != nil || a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil
 	switch {
 	case a.Action == "list" && a.Name != nil:
-		return errors.New("name is for open, close, export, import and journal, not list; list takes instance")
-	case a.Since != nil && a.Action != "journal":
-		return fmt.Errorf("since is for journal, not %s", a.Action)
+		return errors.New("name is for open, close, export, import, journal and trace, not list; list takes instance")
+	case a.Since != nil && a.Action != "journal" && a.Action != "trace":
+		return fmt.Errorf("since is for journal and trace, not %s", a.Action)
+	case a.Record != nil && a.Action != "open":
+		return fmt.Errorf("record is a world's record switch, given with open, not %s", a.Action)
+	case a.Format != nil && a.Action != "trace":
+		return fmt.Errorf("format is for trace, not %s", a.Action)
 	case a.Forget != nil && a.Action != "close":
 		return fmt.Errorf("forget is for close, not %s", a.Action)
 	case a.Action == "import" && (a.FromUserBrowser != nil || a.FromWorld != nil || a.Origins != nil):
@@ -167,7 +182,7 @@ func (a contextArgs) fitAction() error {
 		return fmt.Errorf("proxy is a world's upstream proxy, given with open, not %s", a.Action)
 	case seeds && a.Action != "open" && a.Action != "import":
 		return fmt.Errorf("storage_state, from_user_browser, from_world and origins seed a world: they are for open (and storage_state for import), not %s", a.Action)
-	case (a.Action == "export" || a.Action == "import" || a.Action == "journal") && a.Name == nil:
+	case (a.Action == "export" || a.Action == "import" || a.Action == "journal" || a.Action == "trace") && a.Name == nil:
 		return fmt.Errorf("needs name: the world's name (browser_context list shows them)")
 	case a.Action == "import" && a.StorageState == nil:
 		return errors.New("needs storage_state: Playwright's storage state, an object or a string of its JSON (what export answers)")
@@ -227,11 +242,15 @@ func openWorld(ctx context.Context, d deps, tool, id string, args contextArgs) (
 		return seedError(tool, err)
 	}
 	ws.Created = ws.Created || guarded
-	return worldOpened(id, n, ws)
+	if err := recordWorld(ctx, d, id, n, args.Record, &ws); err != nil {
+		return toolError(tool, err)
+	}
+	return worldOpened(id, n, ws, recordNote(args.Record, ws))
 }
 
-// worldOpened answers the world open or import made, found or seeded.
-func worldOpened(id, name string, ws worldapi.Status) (*mcp.CallToolResult, error) {
+// worldOpened answers the world open or import made, found or seeded;
+// note ends its text.
+func worldOpened(id, name string, ws worldapi.Status, note string) (*mcp.CallToolResult, error) {
 	created, seeded := ws.Created, ws.Seeded
 	ws.Created, ws.Seeded = false, nil // said once, beside the world
 	how := "opened"
@@ -246,6 +265,7 @@ func worldOpened(id, name string, ws worldapi.Status) (*mcp.CallToolResult, erro
 			text += "; " + n
 		}
 	}
+	text += note
 	return result(worldOpenedAnswer{Created: created, Instance: id, Seeded: seeded, World: ws}, text)
 }
 

@@ -104,7 +104,7 @@ func TestMCPToolSchemas(t *testing.T) {
 				}
 			}
 		}
-		actions := map[string][]string{"browser_instance": {"new", "list", "get", "close"}, "browser_context": {"open", "list", "close", "export", "import", "journal"}}[name]
+		actions := map[string][]string{"browser_instance": {"new", "list", "get", "close"}, "browser_context": {"open", "list", "close", "export", "import", "journal", "trace"}}[name]
 		if actions == nil {
 			continue
 		}

@@ -32,6 +32,9 @@ func worldLine(w worldapi.Status) string {
 	case w.Kept:
 		kept = "; kept (not saved yet)"
 	}
+	if w.Recorded {
+		kept += "; recorded"
+	}
 	if !w.Open && w.Kept {
 		return fmt.Sprintf("  world %s, not open (%s makes it again)%s%s\n", w.Name, w.PathEndpoint, kept, policyNote(w.Policy))
 	}

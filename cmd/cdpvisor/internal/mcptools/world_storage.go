@@ -114,7 +114,7 @@ func importWorld(ctx context.Context, d deps, tool, id, name string, raw json.Ra
 	if err != nil {
 		return seedError(tool, err)
 	}
-	return worldOpened(id, name, ws)
+	return worldOpened(id, name, ws, "")
 }
 
 // worldExportedAnswer is browser_context export's structured answer: the

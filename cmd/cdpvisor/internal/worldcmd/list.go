@@ -23,14 +23,14 @@ func printList(w io.Writer, list []worldapi.Status, asJSON bool) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES\tKEPT\tSIZE\tSAVED\tNETWORK")
+	fmt.Fprintln(tw, "WORLD\tENDPOINT\tPATH ENDPOINT\tCLIENTS\tPAGES\tKEPT\tRECORDED\tSIZE\tSAVED\tNETWORK")
 	for _, ws := range list {
 		endpoint := ws.Endpoint
 		if !ws.Open && ws.Kept {
 			endpoint = "(closed)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", ws.Name, endpoint, ws.PathEndpoint, ws.Clients, ws.Pages,
-			yesNo(ws.Kept), size(ws), saved(ws.SavedAt), network(ws.Policy))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", ws.Name, endpoint, ws.PathEndpoint, ws.Clients, ws.Pages,
+			yesNo(ws.Kept), yesNo(ws.Recorded), size(ws), saved(ws.SavedAt), network(ws.Policy))
 	}
 	return tw.Flush()
 }
@@ -44,9 +44,15 @@ func yesNo(b bool) string {
 
 // size is a kept world's profile size, "-" before its first save.
 func size(ws worldapi.Status) string {
-	switch b := ws.SavedBytes; {
-	case ws.SavedAt == nil:
+	if ws.SavedAt == nil {
 		return "-"
+	}
+	return byteSize(ws.SavedBytes)
+}
+
+// byteSize says a number of bytes for a person.
+func byteSize(b int64) string {
+	switch {
 	case b < 1024:
 		return fmt.Sprintf("%d B", b)
 	case b < 1024*1024:

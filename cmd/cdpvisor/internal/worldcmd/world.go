@@ -1,8 +1,8 @@
-// Package worldcmd is `cdpvisor world open|list|close|export|journal`: a script's
+// Package worldcmd is `cdpvisor world open|list|close|export|journal|trace`: a script's
 // way to a world of the running coordinator, the endpoint of its own port
 // alone on stdout (ENDPOINT=$(cdpvisor world open alice)), seeded from a
 // storage state, the user's browser or another world, and its storage
-// state exported, its journal read. It finds the coordinator as wrap does, and asks its
+// state exported, its journal read, its recording written. It finds the coordinator as wrap does, and asks its
 // endpoint's world requests (worldapi.Path).
 package worldcmd
 
@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
@@ -18,23 +19,26 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/seedflags"
 )
 
 // Actions are what `cdpvisor world` does.
-var Actions = []string{"open", "list", "close", "export", "journal"}
+var Actions = []string{"open", "list", "close", "export", "journal", "trace"}
 
 // Options are one `cdpvisor world` command line, read.
 type Options struct {
-	Action   string           // open, list, close or export
-	Name     string           // open, close and export
-	JSON     bool             // list
-	Seed     seedflags.Flags  // open
-	Policy   seedflags.Policy // open: the world's network policy
-	Forget   bool             // close
-	Output   string           // export
-	Since    string           // journal: the entries after this seq or time
-	Follow   bool             // journal: then the new ones as they come
+	Action   string             // open, list, close, export, journal or trace
+	Name     string             // all but list
+	JSON     bool               // list
+	Seed     seedflags.Flags    // open
+	Policy   seedflags.Policy   // open: the world's network policy
+	Record   recordflags.Switch // open: the world's record switch
+	Forget   bool               // close
+	Output   string             // export, trace ("-": stdout)
+	Since    string             // journal: the entries after this seq or time; trace: what came after this time, or this long ago
+	Follow   bool               // journal: then the new ones as they come
+	Format   string             // trace: worldapi.FormatTrace or FormatWebM
 	Discover state.DiscoverOptions
 }
 
@@ -54,7 +58,7 @@ var ErrFirefox = errors.New("worlds are browser contexts of a Chromium-family br
 // Check refuses a command line before any coordinator is looked for.
 func (o Options) Check() error {
 	switch o.Action {
-	case "open", "close", "export", "journal":
+	case "open", "close", "export", "journal", "trace":
 		if o.Name == "" {
 			return usage(fmt.Errorf("world %s needs a world's name: cdpvisor world %s NAME", o.Action, o.Action))
 		}
@@ -66,9 +70,9 @@ func (o Options) Check() error {
 			return usage(fmt.Errorf("world list takes no name (%q); it lists them all", o.Name))
 		}
 	case "":
-		return usage(errors.New("world needs an action: open NAME, list, close NAME, export NAME or journal NAME"))
+		return usage(errors.New("world needs an action: " + actionsWant))
 	default:
-		return usage(fmt.Errorf("unknown world action %q: want open NAME, list, close NAME, export NAME or journal NAME", o.Action))
+		return usage(fmt.Errorf("unknown world action %q: want %s", o.Action, actionsWant))
 	}
 	return o.checkFlags()
 }
@@ -82,10 +86,19 @@ func (o Options) checkFlags() error {
 		return usage(fmt.Errorf("%s seed a world: they are for world open, not %s", seedflags.Names, o.Action))
 	case o.Forget && o.Action != "close":
 		return usage(fmt.Errorf("--forget is for world close (close the world and delete its profile), not %s", o.Action))
-	case o.Output != "" && o.Action != "export":
-		return usage(fmt.Errorf("--output is for world export, not %s", o.Action))
-	case (o.Since != "" || o.Follow) && o.Action != "journal":
-		return usage(fmt.Errorf("--since and --follow are for world journal, not %s", o.Action))
+	case o.Record.Given() && o.Action != "open":
+		return usage(fmt.Errorf("--record is a world's record switch, given with world open, not %s", o.Action))
+	case o.Output != "" && o.Action != "export" && o.Action != "trace":
+		return usage(fmt.Errorf("--output is for world export and trace, not %s", o.Action))
+	case o.Follow && o.Action != "journal":
+		return usage(fmt.Errorf("--follow is for world journal, not %s", o.Action))
+	case o.Since != "" && o.Action != "journal" && o.Action != "trace":
+		return usage(fmt.Errorf("--since is for world journal and trace, not %s", o.Action))
+	case o.Format != "" && o.Action != "trace":
+		return usage(fmt.Errorf("--format is for world trace, not %s", o.Action))
+	}
+	if o.Action == "trace" {
+		return checkTrace(o)
 	}
 	if o.Since != "" {
 		if _, err := journal.ParseSince(o.Since); err != nil {
@@ -94,6 +107,9 @@ func (o Options) checkFlags() error {
 	}
 	return nil
 }
+
+// actionsWant says the actions, for the refusals.
+const actionsWant = "open NAME, list, close NAME, export NAME, journal NAME or trace NAME"
 
 // Run does the command: open prints the world's endpoint alone on stdout
 // (what a seed gave on stderr), list a table (or JSON), close what the
@@ -123,9 +139,13 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	}
 	switch o.Action {
 	case "open":
-		ws, err := worldapi.OpenWith(ctx, t.Endpoint, o.Name, worldapi.OpenRequest{Seed: seed, Policy: policy, Replace: o.Policy.Replace})
+		rec := o.Record.Request()
+		ws, err := worldapi.OpenWith(ctx, t.Endpoint, o.Name, worldapi.OpenRequest{Seed: seed, Policy: policy, Replace: o.Policy.Replace, Record: rec})
 		if err != nil {
 			return asked(t, err)
+		}
+		if rec != nil && *rec && !ws.Recorded {
+			fmt.Fprintf(stderr, "cdpvisor world: the coordinator did not say world %s is recorded (is it older than recording?); 'cdpvisor world list' shows what is\n", o.Name)
 		}
 		if ws.Seeded != nil {
 			fmt.Fprintf(stderr, "cdpvisor world: world %s seeded: %d cookie(s), localStorage of %d origin(s)\n", o.Name, ws.Seeded.Cookies, ws.Seeded.Origins)
@@ -145,6 +165,8 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		return export(ctx, t, o, stdout, stderr)
 	case "journal":
 		return readJournal(ctx, t, o, stdout)
+	case "trace":
+		return writeTrace(ctx, t, o, time.Now(), stdout, stderr)
 	case "close":
 		if o.Forget {
 			return forget(ctx, t, o.Name, stdout)

@@ -39,6 +39,9 @@ type Isolate struct {
 	// the one a kept world keeps (--replace).
 	Policy  worldapi.Policy
 	Replace bool
+	// Record is the world's record switch (--record, --record=false); nil:
+	// as it was, or as the coordinator's --record says.
+	Record *bool
 }
 
 // IsBoolFlag lets --isolate stand alone; a name is given as --isolate=NAME.
@@ -110,7 +113,7 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), worldRequestWait)
 	defer cancel()
-	ws, err := worldapi.OpenWith(ctx, t.Endpoint, name, worldapi.OpenRequest{Seed: i.Seed, Policy: i.Policy, Replace: i.Replace})
+	ws, err := worldapi.OpenWith(ctx, t.Endpoint, name, worldapi.OpenRequest{Seed: i.Seed, Policy: i.Policy, Replace: i.Replace, Record: i.Record})
 	if errors.Is(err, worldapi.ErrPolicyKept) {
 		err = remedy.With(err, worlds.FixReplace)
 	}
@@ -122,6 +125,9 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 	case err != nil && !i.Seed.Empty():
 		// A seed is never left behind: the child would start signed out.
 		return t, fmt.Errorf("--isolate: world %s could not be seeded: %w", name, err)
+	case err != nil && i.Record != nil:
+		// Nor the switch: a world made on first use would not be recorded as asked.
+		return t, fmt.Errorf("--isolate --record: world %s's record switch could not be set: %w", name, err)
 	case err == nil && ws.Port != 0:
 		w = WorldPort(t, ws)
 	case err == nil, errors.Is(err, worldapi.ErrNoRequests), errors.Is(err, worldapi.ErrTokenNeeded):
@@ -138,6 +144,9 @@ func (i *Isolate) Apply(t state.Target, lease bool, command []string, log zerolo
 		ends = "closed once this wrap has ended"
 	}
 	log.Info().Str("world", name).Str("endpoint", w.Endpoint).Msgf("the command gets a world of its own, %s: %s", name, ends)
+	if i.Record != nil && *i.Record && !ws.Recorded {
+		log.Warn().Str("world", name).Msg("the coordinator did not say the world is recorded (is it older than recording?); 'cdpvisor world list' shows what is")
+	}
 	if ws.Seeded != nil {
 		log.Info().Str("world", name).Int("cookies", ws.Seeded.Cookies).Int("origins", ws.Seeded.Origins).Msg("the world was seeded before the command started")
 	}
