@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -85,6 +86,15 @@ func TestRecordedWorldWritesATrace(t *testing.T) {
 		if !strings.Contains(trace, want) {
 			t.Errorf("the trace lacks %q", want)
 		}
+	}
+	var webm bytes.Buffer
+	if err := c.WorldTrace(ctx, "", "filmed", worldapi.TraceQuery{Format: worldapi.FormatWebM}, &webm); err != nil {
+		t.Errorf("webm: %v", err)
+	} else if !bytes.HasPrefix(webm.Bytes(), []byte{0x1a, 0x45, 0xdf, 0xa3}) {
+		t.Errorf("the webm (%d bytes) does not begin as a WebM (EBML) file", webm.Len())
+	}
+	if err := c.WorldTrace(ctx, "", "unfilmed", worldapi.TraceQuery{}, &out); !errors.Is(err, worldapi.ErrNotRecorded) {
+		t.Errorf("a world never recorded: %v, want ErrNotRecorded", err)
 	}
 	st, _ := c.recorder.StatusOf(ctx, "filmed")
 	t.Logf("status %+v", st)

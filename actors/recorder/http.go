@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/recorder/video"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
@@ -105,6 +106,8 @@ func answerError(w http.ResponseWriter, err error) {
 		code = http.StatusNotFound
 	case errors.Is(err, ErrBadFormat):
 		code = http.StatusBadRequest
+	case errors.Is(err, video.ErrNoFFmpeg), errors.Is(err, video.ErrNoFrames):
+		code = http.StatusConflict // its text says what to do
 	case errors.Is(err, context.Canceled):
 		return // the client left
 	}

@@ -182,6 +182,7 @@ func (r *run) follow(in *inst) {
 			break
 		}
 	}
+	r.a.spec.Log.Debug().Str("instance", in.ID).Bool("want", want).Bool("session", in.session != nil).Bool("browser", in.ep != nil).Int("worlds", len(in.worlds)).Msg("recorder: follow")
 	switch {
 	case want && in.session == nil && in.ep != nil:
 		r.startSession(in)

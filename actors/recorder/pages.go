@@ -15,8 +15,11 @@ type page struct {
 	session          string // the recorder's session on it; "": not attached
 	attaching        bool
 	acks             []pendingAck // its frames to acknowledge, in order
-	lastAck          time.Time
-	requests         map[string]*pendingRequest
+	// lastDue is when the last acknowledgement was (or is) due: the next
+	// is due a frame's share of the budget later. The browser keeps more
+	// than one frame in flight, so the schedule chains, not the sending.
+	lastDue  time.Time
+	requests map[string]*pendingRequest
 }
 
 // pendingAck is a frame whose acknowledgement waits for its time: the
@@ -73,6 +76,7 @@ func (r *run) sessionNews(in *inst, m feedNews) {
 	current := func(gen int) bool { return s != nil && s.Gen() == gen }
 	switch m := m.(type) {
 	case sessionOpened:
+		r.a.spec.Log.Debug().Str("instance", in.ID).Int("generation", m.Gen).Bool("current", current(m.Gen)).Msg("recorder: session opened")
 		if current(m.Gen) {
 			s.Send("Target.setDiscoverTargets", map[string]any{"discover": true})
 		}
@@ -127,15 +131,17 @@ func (r *run) targetNews(in *inst, t targetNews) {
 		in.pages[t.id] = p
 	}
 	p.url = t.url
-	if p.context == t.context {
+	if p.context == t.context && p.world != "" {
 		return
 	}
 	p.context = t.context
-	if w, known := in.contexts[t.context]; known {
+	if w, known := in.contexts[t.context]; known && w != "" {
 		p.world = w
 		r.followPage(in, p)
 		return
 	}
+	// Not known, or known as no world's: asked (again) on the page's news,
+	// for a context the WorldsActor had not booked yet when asked.
 	r.askContext(in, t.context)
 }
 
@@ -154,10 +160,15 @@ func (r *run) askContext(in *inst, context string) {
 }
 
 func (r *run) contextKnown(in *inst, m contextKnown) {
+	r.a.spec.Log.Debug().Str("instance", in.ID).Str("context", m.context).Str("world", m.world).Int("generation", m.gen).Msg("recorder: a context's world")
 	if in.session == nil || in.session.Gen() != m.gen {
 		return
 	}
 	in.contexts[m.context] = m.world
+	if m.world == "" {
+		delete(in.asked, m.context) // the page's next news asks again
+		return
+	}
 	for _, p := range in.pages {
 		if p.context == m.context {
 			p.world = m.world
@@ -202,6 +213,7 @@ func (r *run) answered(in *inst, a answerNews) {
 	}
 	p.session = a.session
 	in.sessions[a.session] = p
+	r.a.spec.Log.Debug().Str("instance", in.ID).Str("world", p.world).Str("target", p.id).Msg("recorder: recording a page")
 	for _, c := range pageSetup {
 		in.session.SendTo(p.session, c.method, c.params)
 	}
@@ -220,10 +232,11 @@ func (r *run) frame(in *inst, p *page, m frameNews) {
 		r.keepFrame(p.world, m.frame)
 	}
 	gap := min(time.Duration(float64(len(m.frame.JPEG))/frameBudget*float64(time.Second)), maxAckGap)
-	due := p.lastAck.Add(gap)
+	due := p.lastDue.Add(gap)
 	if due.Before(now) {
 		due = now
 	}
+	p.lastDue = due
 	p.acks = append(p.acks, pendingAck{id: m.ack, due: due})
 	r.ackPage(in, p, now)
 }
@@ -239,7 +252,6 @@ func (r *run) ackPage(in *inst, p *page, now time.Time) {
 	for len(p.acks) > 0 && !p.acks[0].due.After(now) {
 		in.session.SendTo(p.session, "Page.screencastFrameAck", map[string]any{"sessionId": p.acks[0].id})
 		p.acks = p.acks[1:]
-		p.lastAck = now
 	}
 }
 
