@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/downloads"
@@ -42,22 +43,39 @@ func (a *Actor) DownloadHook() func(e downloads.Entry) {
 	}
 }
 
+// beganDownload is a download under way: when it began, from where, its
+// name.
+type beganDownload struct {
+	start     time.Time
+	url, file string
+}
+
 // download keeps a download that is over; one beginning is remembered.
+// A download is told twice when the downloads feature tracks it (its
+// hook) and once when a client set its own download behaviour (the
+// recorded page's events alone): it is kept once, by id.
 func (r *run) download(n note, e downloads.Entry) {
+	if r.downloaded[e.ID] {
+		return
+	}
+	began, ok := r.downloads[e.ID]
 	if !e.Finished() {
-		if len(r.downloads) < maxPending {
-			r.downloads[e.ID] = n.at
+		if !ok && len(r.downloads) < maxPending {
+			r.downloads[e.ID] = beganDownload{start: n.at, url: e.URL, file: e.Filename}
 		}
 		return
 	}
-	start, ok := r.downloads[e.ID]
 	delete(r.downloads, e.ID)
 	if !ok {
-		start = n.at
+		began.start = n.at
 	}
-	d := pwtrace.Download{URL: cut(e.URL), FileName: e.Filename, Start: start, End: n.at}
+	if len(r.downloaded) >= maxPending {
+		clear(r.downloaded)
+	}
+	r.downloaded[e.ID] = true
+	d := pwtrace.Download{URL: cut(cmp.Or(e.URL, began.url)), FileName: cmp.Or(e.Filename, began.file), Start: began.start, End: n.at}
 	if e.State != downloads.Completed {
 		d.FileName += " (" + e.State + ")"
 	}
-	r.keep(n.world, kindDownload, start, d, nil)
+	r.keep(n.world, kindDownload, began.start, d, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/recorder/pwtrace"
 )
 
@@ -25,6 +26,34 @@ func readPageEvent(method string, params json.RawMessage) (kind string, v any, o
 			return "", nil, false // a subframe's: the page's URL is its main frame's
 		}
 		return kindNavigation, pwtrace.Navigation{URL: p.Frame.URL, Time: time.Now()}, true
+	case "Page.downloadWillBegin":
+		// A page's download, seen on the recorder's own session whatever
+		// download behaviour a client set (the downloads feature does not
+		// track a download whose client set its own).
+		var p struct {
+			GUID string `json:"guid"`
+			URL  string `json:"url"`
+			Name string `json:"suggestedFilename"`
+		}
+		if json.Unmarshal(params, &p) != nil || p.GUID == "" {
+			return "", nil, false
+		}
+		return kindDownload, downloads.Entry{ID: p.GUID, URL: p.URL, Filename: cut(p.Name), State: downloads.InProgress}, true
+	case "Page.downloadProgress":
+		var p struct {
+			GUID  string `json:"guid"`
+			State string `json:"state"`
+		}
+		if json.Unmarshal(params, &p) != nil || p.GUID == "" {
+			return "", nil, false
+		}
+		switch p.State {
+		case "completed":
+			return kindDownload, downloads.Entry{ID: p.GUID, State: downloads.Completed}, true
+		case "canceled":
+			return kindDownload, downloads.Entry{ID: p.GUID, State: downloads.Canceled}, true
+		}
+		return "", nil, false
 	case "Runtime.consoleAPICalled":
 		var p struct {
 			Type      string  `json:"type"`

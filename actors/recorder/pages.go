@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/cdpsession"
+	"github.com/cdpvisor/cdpvisor/actors/downloads"
 	"github.com/cdpvisor/cdpvisor/actors/recorder/pwtrace"
 )
 
@@ -268,5 +269,8 @@ func (r *run) pageNews(p *page, m pageNews) {
 	case pwtrace.PageError:
 		v.Page = p.id
 		r.keep(p.world, m.kind, v.Time, v, nil)
+	case downloads.Entry:
+		v.Context = p.world
+		r.download(note{world: p.world, kind: m.kind, at: time.Now()}, v)
 	}
 }

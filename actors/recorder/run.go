@@ -23,10 +23,12 @@ type run struct {
 	switched map[string]bool
 	counts   map[string]*counts // by world, since Serve began
 	written  map[string]bool    // worlds written since the last flush
-	// downloads are when the downloads under way began, by id.
-	downloads map[string]time.Time
-	flushed   time.Time
-	helpers   sync.WaitGroup // goroutines asking the worlds actors
+	// downloads are the downloads under way, by id; downloaded the ids
+	// of those kept.
+	downloads  map[string]beganDownload
+	downloaded map[string]bool
+	flushed    time.Time
+	helpers    sync.WaitGroup // goroutines asking the worlds actors
 }
 
 // counts are what a world's recording received and kept.
@@ -37,7 +39,7 @@ type counts struct {
 
 func newRun(ctx context.Context, a *Actor, st *store.Store) *run {
 	return &run{ctx: ctx, a: a, st: st, instances: map[string]*inst{}, passing: map[string]bool{}, switched: map[string]bool{},
-		counts: map[string]*counts{}, written: map[string]bool{}, downloads: map[string]time.Time{}, flushed: time.Now()}
+		counts: map[string]*counts{}, written: map[string]bool{}, downloads: map[string]beganDownload{}, downloaded: map[string]bool{}, flushed: time.Now()}
 }
 
 // stop ends every instance's sessions and feeders and closes the store.

@@ -44,7 +44,7 @@ type (
 		gen     int
 		session string
 		kind    string
-		v       any // pwtrace.Navigation, Console or PageError
+		v       any // pwtrace.Navigation, Console, PageError, or a download (downloads.Entry)
 	}
 	networkNews struct {
 		gen     int

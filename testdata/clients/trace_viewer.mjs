@@ -93,9 +93,18 @@ out.frameImage = frameURL ? await page.evaluate(async (u) => {
 
 // Each action in turn: the screenshot its "Action" tab shows (its size and
 // the colour at its centre), and whether the point of its input is drawn.
+// Env TRACE_VIEWER_SHOW, a regular expression: only the actions whose
+// title it matches (a long recording's hundreds of commands); each shown
+// says its index in actions. Env TRACE_VIEWER_SHOT, one too: the viewer
+// as it shows the last such action goes to trace-viewer-shown.png.
+const showOnly = process.env.TRACE_VIEWER_SHOW ? new RegExp(process.env.TRACE_VIEWER_SHOW) : null;
+const shotOf = process.env.TRACE_VIEWER_SHOT ? new RegExp(process.env.TRACE_VIEWER_SHOT) : null;
+let lastShot = -1;
+if (shotOf) out.actions.forEach((title, i) => { if (shotOf.test(title)) lastShot = i; });
 out.shown = [];
 const tree = page.getByTestId('actions-tree').getByRole('treeitem');
 for (let i = 0; i < out.actions.length; i++) {
+  if (showOnly && !showOnly.test(out.actions[i]) && i !== lastShot) continue;
   await tree.nth(i).click();
   const img = page.locator('.aria-mode-screenshot img');
   const shown = await img.first().waitFor({ timeout: 5000 }).then(() => img.first().evaluate(async (el) => {
@@ -108,9 +117,11 @@ for (let i = 0; i < out.actions.length; i++) {
     return { width: el.naturalWidth, height: el.naturalHeight, rgb: [r, gr, b] };
   })).catch((e) => ({ error: String(e).split('\n')[0] }));
   shown.title = out.actions[i];
+  shown.index = i;
   shown.point = await page.locator('.aria-mode-action-point').count() > 0;
   out.shown.push(shown);
   if (shotDir && i === 2) await page.screenshot({ path: path.join(shotDir, 'trace-viewer-actions.png') });
+  if (shotDir && i === lastShot) await page.screenshot({ path: path.join(shotDir, 'trace-viewer-shown.png') });
 }
 
 await page.getByRole('tab', { name: 'Network' }).click();
