@@ -3,7 +3,6 @@ package main
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -41,21 +40,23 @@ func TestRecordedWorldReplaysInPlaywrightsViewer(t *testing.T) {
 	chromium := actortest.Chromium(t)
 	actortest.ClientsDir(t)
 	site := replaySite(t)
-	s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir(), "--download-dir", filepath.Join(t.TempDir(), "dl"))
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
+	stateDir := t.TempDir()
+	s := startServe(t, nil, "--browser", chromium, "--state-dir", stateDir, "--download-dir", filepath.Join(t.TempDir(), "dl"))
 
-	record := true
-	ws, err := worldapi.OpenWith(ctx, s.endpoint, "replay", worldapi.OpenRequest{Record: &record})
-	if err != nil {
-		t.Fatalf("open world replay with record: %v", err)
+	// `world open replay --record`: the world's own endpoint on stdout.
+	stdout, stderr, code := runCLI(t, nil, "world", "open", "replay", "--record", "--state-dir", stateDir)
+	if code != 0 {
+		t.Fatalf("world open replay --record: exit %d: %s", code, stderr)
 	}
-	if !ws.Recorded || ws.Port == 0 {
-		t.Fatalf("world replay: %+v, want recorded, at a port of its own", ws)
+	worldEndpoint := strings.TrimSpace(stdout)
+	var ws worldapi.Status
+	getJSON(t, s.endpoint+worldapi.Path+"/replay", &ws)
+	if !ws.Recorded || ws.Endpoint != worldEndpoint {
+		t.Fatalf("world replay: %+v, want recorded, at %s", ws, worldEndpoint)
 	}
 
 	// The agents, on the world's own port; the browser killed once.
-	client := actortest.StartLineScript(t, 2*time.Minute, "replay_agents.mjs", ws.Endpoint, site.URL, replaySecret)
+	client := actortest.StartLineScript(t, 2*time.Minute, "replay_agents.mjs", worldEndpoint, site.URL, replaySecret)
 	var killed int
 	var killedAt time.Time
 	var final struct {
@@ -98,19 +99,18 @@ func TestRecordedWorldReplaysInPlaywrightsViewer(t *testing.T) {
 		t.Fatalf("browsers %v after the run, want a relaunched one (killed %d)", browsers, killed)
 	}
 
-	// The trace, as a zip.
+	// `world trace replay --output FILE`: the trace, as a zip.
 	file := filepath.Join(t.TempDir(), "replay.zip")
-	out, err := os.Create(file)
+	stdout, stderr, code = runCLI(t, nil, "world", "trace", "replay", "--output", file, "--state-dir", stateDir)
+	if code != 0 {
+		t.Fatalf("world trace replay: exit %d: %s", code, stderr)
+	}
+	t.Logf("world trace replay: %s", strings.TrimSpace(stdout))
+	info, err := os.Stat(file)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("world trace replay --output %s: %v", file, err)
 	}
-	n, err := worldapi.Trace(ctx, s.endpoint, "replay", worldapi.TraceQuery{}, out)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatalf("the world's trace: %v", err)
-	}
+	n := info.Size()
 	if dir := os.Getenv("RECORDING_SHOTS"); dir != "" {
 		if b, err := os.ReadFile(file); err == nil {
 			_ = os.WriteFile(filepath.Join(dir, "replay.zip"), b, 0o600)
