@@ -58,7 +58,7 @@ func TestLiveViewPageIsEmbeddedAndCannotBeFramed(t *testing.T) {
 		}
 		return nil
 	})
-	for path, public := range map[string]bool{"/ui/app.js": true, "/ui/style.css": true, "/ui": false, "/ui/": false, "/ui/ws": false,
+	for path, public := range map[string]bool{"/ui/app.js": true, "/ui/playback.js": true, "/ui/style.css": true, "/ui": false, "/ui/": false, "/ui/ws": false,
 		"/ui/request-human": false, "/ui/index.html": false, "/ui/../x": false, "/ui/nothing.js": false} {
 		if PublicAsset(path) != public {
 			t.Errorf("PublicAsset(%s) = %v", path, !public)

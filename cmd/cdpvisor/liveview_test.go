@@ -94,6 +94,7 @@ func TestLiveViewWithATokenNeedsIt(t *testing.T) {
 		"/ui?token=" + testToken:               http.StatusOK,
 		"/ui/app.js":                           http.StatusOK,
 		"/ui/style.css":                        http.StatusOK,
+		"/ui/playback.js":                      http.StatusOK,
 		"/ui/request-human":                    http.StatusUnauthorized,
 		"/ui/ws":                               http.StatusUnauthorized,
 		"/ui/request-human?token=" + testToken: http.StatusMethodNotAllowed, // GET: through the gate, then refused

@@ -12,8 +12,12 @@
   const frames = new Map(); // "instance page" -> {src, width, height}
   let lastOverview = '';
   let lastRequests = '';
+  let recorded = new Set(); // the recorded worlds' names
+  let recordedAsked = ['', 0]; // the worlds and the time they were last asked about
 
   const key = (instance, page) => instance + ' ' + page;
+  // The recordings' playback (playback.js), in the stage instead of a live page.
+  const playback = window.cdpvisorPlayback({ $, el, token, onClose: () => { lastOverview = ''; renderOverview(); renderStage(); } });
 
   // el builds an element: never innerHTML with what pages say (titles, URLs).
   function el(tag, attrs, ...children) {
@@ -79,6 +83,7 @@
 
   function onState(s) {
     state = s;
+    askRecorded();
     renderRequests();
     renderOverview();
     renderEvents();
@@ -96,8 +101,27 @@
     }
   }
 
+  // askRecorded learns which worlds are recorded (GET /cdpvisor/worlds says
+  // it of each) when the worlds change, and every few seconds, as a world's
+  // recording is switched by requests the live view does not see.
+  async function askRecorded() {
+    if (!state) return;
+    const names = JSON.stringify(state.instances.flatMap((i) => i.worlds.map((w) => w.name)).filter(Boolean).sort());
+    if (names === '[]' || (names === recordedAsked[0] && Date.now() - recordedAsked[1] < 5000)) return;
+    recordedAsked = [names, Date.now()];
+    try {
+      const resp = await fetch('/cdpvisor/worlds' + (token ? '?token=' + encodeURIComponent(token) : ''), { cache: 'no-store' });
+      if (!resp.ok) return;
+      const now = new Set((await resp.json()).filter((w) => w.recorded).map((w) => w.name));
+      if ([...now].sort().join('\n') === [...recorded].sort().join('\n')) return;
+      recorded = now;
+      renderOverview();
+    } catch { /* asked again at the next change */ }
+  }
+  setInterval(askRecorded, 5000);
+
   function renderOverview() {
-    const shown = JSON.stringify([state.instances, state.requests.map((q) => [q.instance, q.world]), watching]);
+    const shown = JSON.stringify([state.instances, state.requests.map((q) => [q.instance, q.world]), watching, [...recorded], playback.world()]);
     if (shown === lastOverview) return;
     lastOverview = shown;
     keepFocus(() => $('overview').replaceChildren(...state.instances.map(instanceCard)));
@@ -134,6 +158,12 @@
     if (w.command) badges.push(el('span', { class: 'badge', text: 'runs ' + w.command }));
     if (w.holder) badges.push(el('span', { class: 'badge held', text: w.holder === you ? 'taken over by you' : 'taken over' }));
     if (asked) badges.push(el('span', { class: 'badge asked', text: 'needs a human' }));
+    if (recorded.has(w.name)) {
+      badges.push(el('button', {
+        type: 'button', class: 'badge rec', 'data-focus': 'recording ' + w.name, 'aria-pressed': playback.world() === w.name ? 'true' : 'false',
+        'aria-label': 'Play back the recording of world ' + w.name, text: 'Recording', onclick: () => openRecording(w.name),
+      }));
+    }
     // The world's journal (JSON lines): what its agents did.
     if (w.name !== '') badges.push(el('a', { class: 'badge', href: inst.endpoint + '/context/' + encodeURIComponent(w.name) + '/journal', target: '_blank', rel: 'noopener', text: 'journal' }));
     const pages = w.pages.length === 0 ? el('p', { class: 'none', text: 'No pages.' }) :
@@ -158,7 +188,15 @@
     el('span', { class: 'purl', text: p.url }));
   }
 
+  function openRecording(name) {
+    playback.open(name);
+    lastOverview = '';
+    renderOverview();
+    renderStage();
+  }
+
   function watch(instance, page) {
+    playback.close();
     watching = { instance, page };
     send({ type: 'watch', instance, page });
     const f = frames.get(key(instance, page));
@@ -232,8 +270,8 @@
 
   function renderStage() {
     const f = findPage(watching);
-    $('stage-empty').hidden = !!f;
-    $('stage-page').hidden = !f;
+    $('stage-empty').hidden = !!f || playback.isOpen();
+    $('stage-page').hidden = !f || playback.isOpen();
     if (!f) return;
     $('stage-title').textContent = (f.page.title || f.page.url) + ' — ' + worldName(f.world.name);
     if (document.activeElement !== $('url')) $('url').value = f.page.url;
