@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,8 +22,15 @@ const (
 	framePath     = "/recording/frame"
 )
 
+// TotalsPath answers every recording of the coordinator together
+// (Totals), as JSON.
+const TotalsPath = "/cdpvisor/recordings"
+
 // isRecordingPath says path is one of them.
 func isRecordingPath(path string) bool {
+	if path == TotalsPath {
+		return true
+	}
 	rest, ok := strings.CutPrefix(path, worldapi.Path+"/")
 	if !ok {
 		return false
@@ -38,6 +46,10 @@ func isRecordingPath(path string) bool {
 // ServeHTTP answers the recorder's paths: GET only, owner-only as every
 // request of the endpoint.
 func (a *Actor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == TotalsPath {
+		a.serveTotals(w, r)
+		return
+	}
 	name, sub, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), worldapi.Path+"/"), "/")
 	if err := worlds.CheckName(name); err != nil {
 		http.Error(w, fmt.Sprintf("cdpvisor: %v (in %s)", err, r.URL.EscapedPath()), http.StatusBadRequest)
@@ -125,4 +137,20 @@ type startedWriter struct {
 func (s *startedWriter) Write(p []byte) (int, error) {
 	s.started = true
 	return s.w.Write(p)
+}
+
+func (a *Actor) serveTotals(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", "GET")
+		http.Error(w, fmt.Sprintf("cdpvisor: %s %s: GET reads the recordings' totals", r.Method, r.URL.Path), http.StatusMethodNotAllowed)
+		return
+	}
+	t, err := a.TotalsOf(r.Context())
+	if err != nil {
+		answerError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(t)
 }

@@ -27,6 +27,7 @@ type inst struct {
 	pages    map[string]*page // every page of its browser, by target id
 	sessions map[string]*page // the attached ones, by session id
 	attach   map[int64]string // an attach's command id: its target
+	captures map[int64]string // a capture's command id: its target
 	crashed  bool             // its browser exited unplanned: the next Ready is a relaunch
 }
 
@@ -54,7 +55,7 @@ func (r *run) watch(spec plug.Instance) {
 	ctx, stop := context.WithCancel(r.ctx)
 	in := &inst{Instance: spec, stop: stop, fed: make(chan struct{}), news: make(chan feedNews, 256),
 		worlds: map[string]bool{}, contexts: map[string]string{}, asked: map[string]bool{},
-		pages: map[string]*page{}, sessions: map[string]*page{}, attach: map[int64]string{}}
+		pages: map[string]*page{}, sessions: map[string]*page{}, attach: map[int64]string{}, captures: map[int64]string{}}
 	r.instances[spec.ID] = in
 	go r.a.feed(ctx, spec, in.news, in.fed) // its first news: a Ready for a browser already running
 }

@@ -72,6 +72,7 @@ func (r *run) keep(world, kind string, at time.Time, v any, data []byte) bool {
 			r.a.spec.Log.Warn().Err(err).Str("world", world).Msg("the world's recording could not be written; later failures are counted, not logged")
 		}
 		c.failed++
+		r.total.failed++
 		return false
 	}
 	r.written[world] = true
@@ -82,10 +83,12 @@ func (r *run) keep(world, kind string, at time.Time, v any, data []byte) bool {
 func (r *run) keepFrame(world string, f pwtrace.Frame) bool {
 	c := r.countsOf(world)
 	c.framesReceived++
+	r.total.framesReceived++
 	if !r.keep(world, kindFrame, f.Time, frameMeta{Page: f.Page, Width: f.Width, Height: f.Height}, f.JPEG) {
 		return false
 	}
 	c.framesWritten++
+	r.total.framesWritten++
 	return true
 }
 
@@ -121,4 +124,31 @@ func (r *run) status(world string) Status {
 		}
 	}
 	return s
+}
+
+// Totals are every recording of the coordinator together (GET
+// /cdpvisor/recordings): what the soak samples.
+type Totals struct {
+	Worlds int   `json:"worlds"` // worlds with a recording kept
+	Bytes  int64 `json:"bytes"`
+	// DroppedBytes were dropped by the caps since the coordinator started.
+	DroppedBytes   int64 `json:"dropped_bytes"`
+	FramesReceived int64 `json:"frames_received"`
+	FramesWritten  int64 `json:"frames_written"`
+	WriteFailures  int64 `json:"write_failures"`
+	NotesDropped   int64 `json:"notes_dropped"`
+	Pages          int   `json:"pages"` // pages recorded now
+}
+
+func (r *run) totals() Totals {
+	t := Totals{Bytes: r.st.Total(), FramesReceived: r.total.framesReceived, FramesWritten: r.total.framesWritten,
+		WriteFailures: r.total.failed, NotesDropped: r.a.dropped.Load(), DroppedBytes: r.dropped}
+	for _, w := range r.st.Worlds() {
+		t.Worlds++
+		t.DroppedBytes += r.st.Dropped(w)
+	}
+	for _, in := range r.instances {
+		t.Pages += len(in.sessions)
+	}
+	return t
 }

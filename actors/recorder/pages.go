@@ -18,8 +18,16 @@ type page struct {
 	// lastDue is when the last acknowledgement was (or is) due: the next
 	// is due a frame's share of the budget later. The browser keeps more
 	// than one frame in flight, so the schedule chains, not the sending.
-	lastDue  time.Time
-	requests map[string]*pendingRequest
+	lastDue time.Time
+	// The last frame: when it came, the page's size and scroll then.
+	lastFrame        time.Time
+	width, height    int
+	scrollX, scrollY float64
+	// owed: an acknowledgement was held back since the last frame, so the
+	// browser may have skipped the page's last paint; a capture is owed
+	// once it has been quiet for settle.
+	owed, capturing bool
+	requests        map[string]*pendingRequest
 }
 
 // pendingAck is a frame whose acknowledgement waits for its time: the
@@ -65,6 +73,7 @@ func (r *run) endSession(in *inst) {
 	clear(in.pages)
 	clear(in.sessions)
 	clear(in.attach)
+	clear(in.captures)
 	clear(in.contexts)
 	clear(in.asked)
 }
@@ -154,7 +163,7 @@ func (r *run) askContext(in *inst, context string) {
 	in.asked[context] = true
 	ctx, wl, id, gen, a := r.ctx, in.Worlds, in.ID, in.session.Gen(), r.a
 	r.helpers.Go(func() {
-		world, _ := wl.WorldOfContext(ctx, context)
+		world, _ := wl.OwnerOf(ctx, context)
 		a.send(ctx, contextKnown{id: id, context: context, world: world, gen: gen})
 	})
 }
@@ -195,6 +204,11 @@ func (r *run) followPage(in *inst, p *page) {
 }
 
 func (r *run) answered(in *inst, a answerNews) {
+	if target, ok := in.captures[a.id]; ok {
+		delete(in.captures, a.id)
+		r.captured(in, target, a)
+		return
+	}
 	target, ok := in.attach[a.id]
 	if !ok {
 		return // a command whose answer says nothing the recorder needs
@@ -238,14 +252,51 @@ func (r *run) frame(in *inst, p *page, m frameNews) {
 	}
 	p.lastDue = due
 	p.acks = append(p.acks, pendingAck{id: m.ack, due: due})
+	p.lastFrame, p.width, p.height, p.scrollX, p.scrollY = now, m.frame.Width, m.frame.Height, m.scrollX, m.scrollY
+	p.owed = p.owed || due.After(now)
 	r.ackPage(in, p, now)
 }
 
-// ackDue acknowledges the frames whose time came.
+// ackDue acknowledges the frames whose time came, and captures the pages
+// owed a last frame.
 func (r *run) ackDue(in *inst, now time.Time) {
 	for _, p := range in.sessions {
 		r.ackPage(in, p, now)
+		if p.owed && !p.capturing && len(p.acks) == 0 && now.Sub(p.lastFrame) >= settle {
+			r.capture(in, p)
+		}
 	}
+}
+
+// settle is how long a page whose frames were held back must be quiet
+// before its last state is captured.
+const settle = time.Second
+
+// capture asks the browser for the page as it shows now: its last paint,
+// which the screencast may have skipped while a frame waited for its
+// acknowledgement. At most 1280 wide, as the screencast's frames.
+func (r *run) capture(in *inst, p *page) {
+	params := map[string]any{"format": "jpeg", "quality": frameQuality, "optimizeForSpeed": true}
+	if p.width > frameMax && p.height > 0 {
+		params["clip"] = map[string]any{"x": p.scrollX, "y": p.scrollY, "width": p.width, "height": p.height, "scale": float64(frameMax) / float64(p.width)}
+	}
+	if id, ok := in.session.SendTo(p.session, "Page.captureScreenshot", params); ok {
+		in.captures[id] = p.id
+		p.owed, p.capturing = false, true
+	}
+}
+
+// captured keeps a capture as the page's frame of the moment.
+func (r *run) captured(in *inst, target string, a answerNews) {
+	p := in.pages[target]
+	if p == nil {
+		return
+	}
+	p.capturing = false
+	if a.err != "" || len(a.image) == 0 || p.session == "" || !r.isRecorded(p.world) {
+		return
+	}
+	r.keepFrame(p.world, pwtrace.Frame{Page: p.id, JPEG: a.image, Time: time.Now(), Width: p.width, Height: p.height})
 }
 
 func (r *run) ackPage(in *inst, p *page, now time.Time) {

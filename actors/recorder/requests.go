@@ -42,6 +42,8 @@ type (
 		world string
 		reply chan Status
 	}
+	// totalsAsked answers every recording together.
+	totalsAsked struct{ reply chan Totals }
 	// contextKnown is the world a page's browser context is (""
 	// none), as the instance's WorldsActor answered.
 	contextKnown struct {
@@ -63,6 +65,7 @@ func (worldEnded) isRecorderRequest()     {}
 func (readable) isRecorderRequest()       {}
 func (statusAsked) isRecorderRequest()    {}
 func (contextKnown) isRecorderRequest()   {}
+func (totalsAsked) isRecorderRequest()    {}
 
 // refuse answers a request the actor cannot serve with err.
 func refuse(m request, err error) {
@@ -75,6 +78,8 @@ func refuse(m request, err error) {
 		m.reply <- readableAnswer{err: err}
 	case statusAsked:
 		m.reply <- Status{}
+	case totalsAsked:
+		m.reply <- Totals{}
 	}
 }
 
@@ -97,6 +102,11 @@ func (a *Actor) Ended(ctx context.Context, world string, forgotten bool) {
 // StatusOf is the world's recording as it stands.
 func (a *Actor) StatusOf(ctx context.Context, world string) (Status, error) {
 	return ask(ctx, a, func(r chan Status) request { return statusAsked{world: world, reply: r} })
+}
+
+// TotalsOf is every recording of the coordinator together.
+func (a *Actor) TotalsOf(ctx context.Context) (Totals, error) {
+	return ask(ctx, a, func(r chan Totals) request { return totalsAsked{reply: r} })
 }
 
 // send hands the actor a message unless ctx ends first.

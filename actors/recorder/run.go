@@ -22,6 +22,8 @@ type run struct {
 	// switched are the worlds a request switched since Serve began.
 	switched map[string]bool
 	counts   map[string]*counts // by world, since Serve began
+	total    counts             // of every world, since Serve began
+	dropped  int64              // bytes the caps dropped of worlds since deleted
 	written  map[string]bool    // worlds written since the last flush
 	// downloads are the downloads under way, by id; downloaded the ids
 	// of those kept.
@@ -79,6 +81,8 @@ func (r *run) handle(m request) {
 		m.reply <- readableAnswer{has: r.st.Size(m.world) > 0}
 	case statusAsked:
 		m.reply <- r.status(m.world)
+	case totalsAsked:
+		m.reply <- r.totals()
 	default:
 		actor.Unknown(r.a.spec.Log, "recorder", m)
 	}
@@ -152,11 +156,12 @@ func (r *run) worldClosed(world string) {
 }
 
 func (r *run) deleteRecording(world, why string) {
-	size := r.st.Size(world)
+	size, dropped := r.st.Size(world), r.st.Dropped(world)
 	if err := r.st.Delete(world); err != nil {
 		r.a.spec.Log.Warn().Err(err).Str("world", world).Msg("the world's recording could not be deleted")
 		return
 	}
+	r.dropped += dropped
 	delete(r.counts, world)
 	delete(r.written, world)
 	delete(r.switched, world)

@@ -18,6 +18,7 @@ type (
 		gen     int
 		id      int64
 		session string // an attach's new session
+		image   []byte // a capture's JPEG
 		err     string
 	}
 	targetNews struct {
@@ -32,10 +33,11 @@ type (
 		session string
 	}
 	frameNews struct {
-		gen     int
-		session string
-		ack     int
-		frame   pwtrace.Frame // its Page is filled in by the actor
+		gen              int
+		session          string
+		ack              int
+		frame            pwtrace.Frame // its Page is filled in by the actor
+		scrollX, scrollY float64       // where the page was scrolled to
 	}
 	// pageNews is one of a page's events the recorder keeps as it is
 	// (a navigation, a console message, a page error), its Page filled
@@ -81,6 +83,7 @@ type message struct {
 	Params    json.RawMessage `json:"params"`
 	Result    struct {
 		SessionID string `json:"sessionId"`
+		Data      string `json:"data"` // a capture's base64
 	} `json:"result"`
 	Error *struct {
 		Message string `json:"message"`
@@ -94,6 +97,9 @@ func readSession(gen int, raw []byte) (feedNews, bool) {
 	}
 	if m.ID != 0 {
 		a := answerNews{gen: gen, id: m.ID, session: m.Result.SessionID}
+		if m.Result.Data != "" {
+			a.image, _ = base64.StdEncoding.DecodeString(m.Result.Data)
+		}
 		if m.Error != nil {
 			a.err = m.Error.Message
 		}
@@ -122,6 +128,8 @@ func readFrame(gen int, m message) (feedNews, bool) {
 		Metadata  struct {
 			DeviceWidth  float64 `json:"deviceWidth"`
 			DeviceHeight float64 `json:"deviceHeight"`
+			ScrollX      float64 `json:"scrollOffsetX"`
+			ScrollY      float64 `json:"scrollOffsetY"`
 			Timestamp    float64 `json:"timestamp"` // seconds since the epoch
 		} `json:"metadata"`
 	}
@@ -133,7 +141,7 @@ func readFrame(gen int, m message) (feedNews, bool) {
 		return nil, false
 	}
 	f := pwtrace.Frame{JPEG: jpeg, Time: epoch(p.Metadata.Timestamp), Width: int(p.Metadata.DeviceWidth), Height: int(p.Metadata.DeviceHeight)}
-	return frameNews{gen: gen, session: m.SessionID, ack: p.SessionID, frame: f}, true
+	return frameNews{gen: gen, session: m.SessionID, ack: p.SessionID, frame: f, scrollX: p.Metadata.ScrollX, scrollY: p.Metadata.ScrollY}, true
 }
 
 func readTarget(gen int, m message) (feedNews, bool) {

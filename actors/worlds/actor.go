@@ -280,11 +280,22 @@ type (
 		client Closer
 	}
 	listWorlds struct{ reply chan []Summary }
+	ownerOf    struct {
+		context string
+		reply   chan string
+	}
 	closeWorld struct {
 		name  string
 		reply chan error
 	}
 )
+
+// OwnerOf says which world owns a browser context in the running browser
+// ("" none): its own context, or one its clients made inside it (the
+// recorder's question: every page of a recorded world is recorded).
+func (a *Actor) OwnerOf(ctx context.Context, contextID string) (string, error) {
+	return actor.Ask(ctx, a.mailbox, func(r chan string) request { return ownerOf{context: contextID, reply: r} })
+}
 
 // WorldOfContext says which world a browser context is the own context of
 // ("" when none), from the book (the DownloadsActor asks it). Contexts a

@@ -50,6 +50,14 @@ func (r *run) handle(m request) {
 		}
 	case listWorlds:
 		r.list(m.reply)
+	case ownerOf:
+		owner := ""
+		for name, w := range r.a.book {
+			if w.owns(m.context) {
+				owner = name
+			}
+		}
+		m.reply <- owner
 	case closeWorld:
 		r.close(m)
 	default:

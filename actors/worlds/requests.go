@@ -15,6 +15,7 @@ func (newPage) isWorldsRequest()         {}
 func (clientJoined) isWorldsRequest()    {}
 func (clientLeft) isWorldsRequest()      {}
 func (listWorlds) isWorldsRequest()      {}
+func (ownerOf) isWorldsRequest()         {}
 func (closeWorld) isWorldsRequest()      {}
 
 // page_asks.go
