@@ -77,6 +77,7 @@ func (r *run) handle(m request) {
 		}
 		close(m.reply)
 	case readable:
+		r.drainNotes() // what was noted before the ask is in what it reads
 		r.flush(m.world)
 		m.reply <- readableAnswer{has: r.st.Size(m.world) > 0}
 	case statusAsked:
@@ -183,6 +184,18 @@ func (r *run) tick(now time.Time) {
 			r.flush(w)
 		}
 		r.flushed = now
+	}
+}
+
+// drainNotes takes the notes waiting now.
+func (r *run) drainNotes() {
+	for {
+		select {
+		case n := <-r.a.notes:
+			r.note(n)
+		default:
+			return
+		}
 	}
 }
 

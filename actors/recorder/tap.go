@@ -27,16 +27,11 @@ type Tap struct {
 	client string
 
 	mu       sync.Mutex
-	pending  map[int64]pendingAction
-	sessions map[string]string // the client's page sessions' targets
+	pending  map[int64]pwtrace.Action // awaiting their answers
+	sessions map[string]string        // the client's page sessions' targets
 }
 
 var _ relay.Stage = (*Tap)(nil)
-
-// pendingAction is an action awaiting its answer.
-type pendingAction struct {
-	act pwtrace.Action
-}
 
 // maxPendingActions and maxTapSessions bound what a tap keeps (a client
 // may send anything).
@@ -59,7 +54,7 @@ func (a *Actor) Taps(command func(world string) string) func(ctx context.Context
 				client += " (" + c + ")"
 			}
 		}
-		return &Tap{a: a, world: world, client: client, pending: map[int64]pendingAction{}, sessions: map[string]string{}}
+		return &Tap{a: a, world: world, client: client, pending: map[int64]pwtrace.Action{}, sessions: map[string]string{}}
 	}
 }
 
@@ -107,11 +102,11 @@ func (t *Tap) Handle(*relay.Line, *relay.Frame) relay.Verdict { return relay.Pas
 func (t *Tap) Close() {
 	t.mu.Lock()
 	left := t.pending
-	t.pending = map[int64]pendingAction{}
+	t.pending = map[int64]pwtrace.Action{}
 	t.mu.Unlock()
-	for _, p := range left {
-		p.act.Error = "no answer: the client's connection ended first"
-		t.a.give(note{world: t.world, kind: kindAction, at: p.act.Start, v: p.act})
+	for _, act := range left {
+		act.Error = "no answer: the client's connection ended first"
+		t.a.give(note{world: t.world, kind: kindAction, at: act.Start, v: act})
 	}
 }
 
@@ -125,26 +120,26 @@ func (t *Tap) request(h *transport.Head, msg []byte) {
 		act.Page = t.sessions[string(h.SessionID)]
 	}
 	if len(t.pending) < maxPendingActions {
-		t.pending[h.ID] = pendingAction{act: act}
+		t.pending[h.ID] = act
 	}
 }
 
 func (t *Tap) answer(id int64, failed bool, msg []byte, refused *relay.Refusal) {
 	t.mu.Lock()
-	p, ok := t.pending[id]
+	act, ok := t.pending[id]
 	delete(t.pending, id)
 	t.mu.Unlock()
 	if !ok {
 		return
 	}
-	p.act.End = time.Now()
+	act.End = time.Now()
 	switch {
 	case refused != nil:
-		p.act.Error = "refused by the world's wall: " + refused.Rule
+		act.Error = "refused by the world's wall: " + refused.Rule
 	case failed:
-		p.act.Error = errorText(msg)
+		act.Error = errorText(msg)
 	}
-	t.a.give(note{world: t.world, kind: kindAction, at: p.act.Start, v: p.act})
+	t.a.give(note{world: t.world, kind: kindAction, at: act.Start, v: act})
 }
 
 // sessionNews says an event tells of a session of the client.
