@@ -3,11 +3,14 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +27,7 @@ import (
 // interleaved between them, their medians and p90s as ratios; the
 // recording's size a minute; frames received and written. Run with
 // CDPVISOR_MEASURE=1 (CDPVISOR_MEASURE_SECONDS: how long, 60 by default);
-// docs/performance.md keeps the numbers.
+// docs/performance.md keeps the numbers. Linux: the CPU is getrusage's.
 func TestRecordingCost(t *testing.T) {
 	if os.Getenv("CDPVISOR_MEASURE") == "" {
 		t.Skip("a measurement: CDPVISOR_MEASURE=1 runs it")
@@ -55,10 +58,6 @@ g.fillStyle='#000';g.font='48px sans-serif';g.fillText('frame '+(n++),40,80);req
 	if _, err := w.OpenWorld(ctx, "filmed"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Asked(ctx, "filmed", worldapi.OpenRequest{Record: &on}); err != nil {
-		t.Fatal(err)
-	}
-	began := time.Now() // the recording's bytes count from here
 	type side struct {
 		name         string
 		cl           *actortest.CDPClient
@@ -80,32 +79,59 @@ g.fillStyle='#000';g.font='48px sans-serif';g.fillText('frame '+(n++),40,80);req
 		sides = append(sides, &side{name: name, cl: cl})
 	}
 	time.Sleep(2 * time.Second)
-	start := time.Now()
+	// One step: a round trip on each page in a random order, and every
+	// 25th step a page load on each.
 	id := int64(10)
-	for round := 0; time.Since(start) < time.Duration(secs)*time.Second; round++ {
+	step := func(n int) {
 		order := sides
-		if round%2 == 1 {
+		if rand.IntN(2) == 1 {
 			order = []*side{sides[1], sides[0]}
 		}
 		for _, s := range order {
-			for range 20 {
-				id++
-				t0 := time.Now()
-				s.cl.Call(id, "Runtime.evaluate", `{"expression":"1+1","returnByValue":true}`, "")
-				s.trips = append(s.trips, time.Since(t0))
-			}
 			id++
 			t0 := time.Now()
+			s.cl.Call(id, "Runtime.evaluate", `{"expression":"1+1","returnByValue":true}`, "")
+			s.trips = append(s.trips, time.Since(t0))
+			if n%25 != 0 {
+				continue
+			}
+			id++
+			t0 = time.Now()
 			s.cl.Send(id, "Page.navigate", fmt.Sprintf(`{"url":%q}`, site.URL+"/?"+strconv.FormatInt(id, 10)), "")
-			for {
-				m := s.cl.Next()
-				if m.Method == "Page.loadEventFired" {
-					break
-				}
+			for s.cl.Next().Method != "Page.loadEventFired" {
 			}
 			s.loads = append(s.loads, time.Since(t0))
 		}
 	}
+	// The coordinator's cost: its CPU and heap with the busy world not
+	// recorded, then recorded (the steps run in both).
+	phase := func(d time.Duration) (cpu time.Duration, heap uint64) {
+		c0 := processCPU()
+		for n, end := 0, time.Now().Add(d); time.Now().Before(end); n++ {
+			step(n)
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return processCPU() - c0, ms.HeapInuse
+	}
+	third := time.Duration(secs) * time.Second / 3
+	off := false
+	if err := w.Asked(ctx, "filmed", worldapi.OpenRequest{Record: &off}); err != nil {
+		t.Fatal(err)
+	}
+	cpuOff, heapOff := phase(third)
+	for _, s := range sides {
+		s.trips, s.loads = nil, nil
+	}
+	if err := w.Asked(ctx, "filmed", worldapi.OpenRequest{Record: &on}); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now() // the recording's bytes count from here
+	start := began
+	cpuOn, heapOn := phase(2 * third)
+	t.Logf("the coordinator: CPU %.1f%% of a core not recording, %.1f%% recording one busy world (+%.1f%%); heap in use %.1f MB, %.1f MB",
+		100*cpuOff.Seconds()/third.Seconds(), 100*cpuOn.Seconds()/(2*third).Seconds(),
+		100*(cpuOn.Seconds()/(2*third).Seconds()-cpuOff.Seconds()/third.Seconds()), float64(heapOff)/1e6, float64(heapOn)/1e6)
 	elapsed := time.Since(start)
 	q := func(d []time.Duration, p float64) time.Duration {
 		d = slices.Clone(d)
@@ -125,4 +151,14 @@ g.fillStyle='#000';g.font='48px sans-serif';g.fillText('frame '+(n++),40,80);req
 	if st.FramesReceived != st.FramesWritten {
 		t.Errorf("frames received %d, written %d", st.FramesReceived, st.FramesWritten)
 	}
+}
+
+// processCPU is the CPU time this process (the coordinator, in the test)
+// used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
