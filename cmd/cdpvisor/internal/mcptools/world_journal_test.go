@@ -34,7 +34,7 @@ func TestMCPBrowserContextJournal(t *testing.T) {
 		{map[string]any{"action": "journal", "name": "shop", "since": "yesterday"}, "since is neither an entry's sequence number nor an RFC 3339 time"},
 		{map[string]any{"action": "journal", "name": "shop", "since": -1}, "since -1"},
 		{map[string]any{"action": "journal"}, "needs name"},
-		{map[string]any{"action": "list", "since": 3}, "since is for journal, not list"},
+		{map[string]any{"action": "list", "since": 3}, "since is for journal and trace, not list"},
 	} {
 		if text, _ := h.call("browser_context", c.args, true); !strings.Contains(text, c.want) {
 			t.Errorf("%v: %q does not say %q", c.args, text, c.want)

@@ -28,8 +28,8 @@ var recordParams = []param{
 			"without typed or evaluated text), kept privately by the coordinator and bounded; trace writes it. false stops a world's recording, " +
 			"also when the coordinator records every world. A named world keeps its switch. Left out: as it was, or as the coordinator's setting says."}},
 	{name: "format", want: "a string: trace or webm", schema: map[string]any{"type": "string", "enum": []string{worldapi.FormatTrace, worldapi.FormatWebM},
-		"description": "For trace: trace (the default) writes a Playwright trace, a zip to open with npx playwright show-trace FILE; " +
-			"webm writes a video of the world's pages (the coordinator needs ffmpeg)."}},
+		"description": "For trace, what is written: trace = a Playwright trace (the default), a zip to open with npx playwright show-trace FILE; " +
+			"webm = a video of the world's pages (the coordinator needs ffmpeg)."}},
 }
 
 // recordWorld gives the world called name its record switch once it is

@@ -178,12 +178,12 @@ func TestMCPBrowserContextErrors(t *testing.T) {
 		{map[string]any{"action": "close", "name": "carol"}, []string{`browser_context close: unknown world "carol" in instance ` + h.c.Default().ID, "its open worlds: alice, bob"}},
 		{map[string]any{"action": "close"}, []string{"browser_context close: needs name", "alice, bob"}},
 		{map[string]any{"action": "close", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
-		{map[string]any{"action": "list", "name": "alice"}, []string{"name is for open, close, export, import and journal, not list"}},
-		{map[string]any{"action": "opne"}, []string{`unknown action "opne": want open, list, close, export, import or journal`}},
+		{map[string]any{"action": "list", "name": "alice"}, []string{"name is for open, close, export, import, journal and trace, not list"}},
+		{map[string]any{"action": "opne"}, []string{`unknown action "opne": want open, list, close, export, import, journal or trace`}},
 		{map[string]any{"action": "open", "name": "no/such"}, []string{`invalid world name "no/such"`, "1 to 64 characters"}},
 		{map[string]any{}, []string{"action is required"}},
 		{map[string]any{"action": "list", "instance": "inst_nope"}, []string{`unknown instance "inst_nope"`, "leave instance out"}},
-		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name, instance, forget, storage_state, from_user_browser, from_world, origins, allow_hosts, deny_hosts, proxy, allow_files, replace and since"}},
+		{map[string]any{"action": "list", "colour": "red"}, []string{`unknown argument "colour"`, "action, name, instance, forget, storage_state, from_user_browser, from_world, origins, allow_hosts, deny_hosts, proxy, allow_files, replace, since, record and format"}},
 		{map[string]any{"action": "close", "name": 7}, []string{`argument "name" must be a string: a world's name`}},
 	}
 	for _, c := range cases {
