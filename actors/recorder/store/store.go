@@ -298,7 +298,9 @@ func (s *Store) CloseWorld(name string) error {
 	return nil
 }
 
-// Close closes every open segment; Append is refused afterwards.
+// Close closes every open segment; Append is refused afterwards. A Dir
+// left empty (nothing was recorded, or only worlds since deleted) goes
+// too: a coordinator that recorded nothing leaves nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -306,6 +308,9 @@ func (s *Store) Close() error {
 	var errs []error
 	for _, w := range s.worlds {
 		errs = append(errs, s.closeOpen(w))
+	}
+	if entries, err := os.ReadDir(s.spec.Dir); err == nil && len(entries) == 0 {
+		_ = os.Remove(s.spec.Dir) // another process's write meanwhile keeps it: not empty
 	}
 	return errors.Join(errs...)
 }

@@ -266,3 +266,33 @@ func TestCloseWorld(t *testing.T) {
 		t.Errorf("read %v", got)
 	}
 }
+
+// A store that kept nothing leaves no folder behind once closed; one that
+// keeps a recording stays.
+func TestCloseLeavesNothingOfAnEmptyStore(t *testing.T) {
+	root := t.TempDir()
+	empty, kept := filepath.Join(root, "empty"), filepath.Join(root, "kept")
+	s, err := Open(Spec{Dir: empty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(empty); !os.IsNotExist(err) {
+		t.Fatalf("an empty store's folder is left: %v", err)
+	}
+	s, err = Open(Spec{Dir: kept})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append("w", Record{Time: time.Now(), Kind: "mark", Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(kept, "w")); err != nil {
+		t.Fatalf("a kept recording's folder is gone: %v", err)
+	}
+}
