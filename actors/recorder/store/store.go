@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,7 @@ type Store struct {
 	worlds map[string]*world
 	total  int64
 	closed bool
+	rooted bool // Dir is there and checked private
 }
 
 // world is what the Store knows of one world's recording.
@@ -92,10 +94,13 @@ func Open(spec Spec) (*Store, error) {
 	}
 	// Dropping the oldest segment must leave something (doc.go, Caps).
 	spec.SegmentSize = min(spec.SegmentSize, min(spec.WorldCap, spec.TotalCap)/2)
-	if err := privateDir(spec.Dir); err != nil {
+	s := &Store{spec: spec, worlds: map[string]*world{}}
+	if _, err := os.Lstat(spec.Dir); errors.Is(err, fs.ErrNotExist) {
+		return s, nil // made at the first record: a coordinator that records nothing makes nothing
+	}
+	if err := s.ensureRoot(); err != nil {
 		return nil, err
 	}
-	s := &Store{spec: spec, worlds: map[string]*world{}}
 	if err := s.scan(); err != nil {
 		return nil, err
 	}
@@ -152,6 +157,18 @@ func (s *Store) world(name string) *world {
 		s.worlds[name] = w
 	}
 	return w
+}
+
+// ensureRoot makes Dir, or checks it, once.
+func (s *Store) ensureRoot() error {
+	if s.rooted {
+		return nil
+	}
+	if err := privateDir(s.spec.Dir); err != nil {
+		return err
+	}
+	s.rooted = true
+	return nil
 }
 
 // privateDir makes dir 0700 when missing and refuses it when it is a
@@ -220,6 +237,9 @@ func (s *Store) Append(name string, r Record) error {
 
 // startSegment begins the world's next segment (doc.go: its name).
 func (s *Store) startSegment(w *world, at int64) error {
+	if err := s.ensureRoot(); err != nil {
+		return err
+	}
 	if err := privateDir(w.dir); err != nil {
 		return err
 	}

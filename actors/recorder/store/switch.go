@@ -24,6 +24,9 @@ func (s *Store) SetSwitch(name string, on bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	dir := filepath.Join(s.spec.Dir, name)
+	if err := s.ensureRoot(); err != nil {
+		return err
+	}
 	if err := privateDir(dir); err != nil {
 		return err
 	}
