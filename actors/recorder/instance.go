@@ -29,6 +29,7 @@ type inst struct {
 	attach   map[int64]string // an attach's command id: its target
 	captures map[int64]string // a capture's command id: its target
 	crashed  bool             // its browser exited unplanned: the next Ready is a relaunch
+	retry    time.Time        // when to open a session that ended while the browser runs; zero: not owed
 }
 
 // feedNews is what an instance's feeder hands the actor: a closed set.
@@ -152,7 +153,7 @@ func (r *run) browserNews(in *inst, ev browser.Event) {
 		r.follow(in)
 	case browser.Exited:
 		if in.ep != nil && in.ep.Generation == ev.Generation {
-			in.ep = nil
+			in.ep, in.retry = nil, time.Time{}
 			r.endSession(in)
 			if !ev.Planned {
 				in.crashed = true

@@ -61,7 +61,12 @@ var pageSetup = []struct {
 
 func (r *run) startSession(in *inst) {
 	in.session = cdpsession.Start(*in.ep, in.news, sessionSpec())
+	in.retry = time.Time{}
 }
+
+// sessionRetry is how soon a session that ended while its browser runs is
+// opened again.
+const sessionRetry = time.Second
 
 // endSession closes the instance's session: its screencasts end with it.
 func (r *run) endSession(in *inst) {
@@ -92,6 +97,10 @@ func (r *run) sessionNews(in *inst, m feedNews) {
 	case sessionEnded:
 		if current(m.Gen) {
 			r.endSession(in)
+			// The browser may run on (a dial that failed, a connection
+			// dropped): the session is opened again shortly, by tick.
+			in.retry = time.Now().Add(sessionRetry)
+			r.a.spec.Log.Info().Err(m.Err).Str("instance", in.ID).Int("generation", m.Gen).Msg("the recorder's session with the browser ended; it opens again while the browser runs")
 		}
 	case targetNews:
 		if current(m.gen) {
@@ -260,6 +269,10 @@ func (r *run) frame(in *inst, p *page, m frameNews) {
 // ackDue acknowledges the frames whose time came, and captures the pages
 // owed a last frame.
 func (r *run) ackDue(in *inst, now time.Time) {
+	if in.session == nil && !in.retry.IsZero() && now.After(in.retry) {
+		in.retry = time.Time{}
+		r.follow(in)
+	}
 	for _, p := range in.sessions {
 		r.ackPage(in, p, now)
 		if p.owed && !p.capturing && len(p.acks) == 0 && now.Sub(p.lastFrame) >= settle {
