@@ -52,20 +52,23 @@ type config struct {
 	RestoreKeys      int           `json:"restore_keys"`         // restore: localStorage keys per origin
 	JournalRounds    int           `json:"journal_rounds"`       // journal: rounds of --node-calls per side
 
-	SoakDuration       time.Duration `json:"soak_duration_ns"`         // soak: how long agents loop
-	SoakAgents         int           `json:"soak_agents"`              // soak: agents at once
-	SoakLoops          int           `json:"soak_loops"`               // soak: loops per run of an agent
-	SoakSample         time.Duration `json:"soak_sample_ns"`           // soak: sampling period
-	SoakSettle         time.Duration `json:"soak_settle_ns"`           // soak: samples before this are not in the spreads
-	SoakKillEvery      time.Duration `json:"soak_kill_every_ns"`       // soak: kill -9 of the browser
-	SoakHangEvery      time.Duration `json:"soak_hang_every_ns"`       // soak: SIGSTOP of the browser
-	SoakAgentKillEvery time.Duration `json:"soak_agent_kill_every_ns"` // soak: one agent killed
-	SoakIdleAt         time.Duration `json:"soak_idle_at_ns"`          // soak: when the idle stop is crossed (0: never)
-	SoakIdleStop       time.Duration `json:"soak_idle_stop_ns"`        // soak: cdpvisor's --idle-stop
-	SoakRunLimit       time.Duration `json:"soak_run_limit_ns"`        // soak: one run of an agent at most
-	SoakThink          time.Duration `json:"soak_think_ns"`            // soak: an agent's pause after each loop
-	SoakCSV            string        `json:"soak_csv"`                 // soak: samples as CSV ("" = beside the PNG)
-	SoakPNG            string        `json:"soak_png"`                 // soak: the plot ("" = none)
+	SoakDuration       time.Duration `json:"soak_duration_ns"`            // soak: how long agents loop
+	SoakAgents         int           `json:"soak_agents"`                 // soak: agents at once
+	SoakLoops          int           `json:"soak_loops"`                  // soak: loops per run of an agent
+	SoakSample         time.Duration `json:"soak_sample_ns"`              // soak: sampling period
+	SoakSettle         time.Duration `json:"soak_settle_ns"`              // soak: samples before this are not in the spreads
+	SoakKillEvery      time.Duration `json:"soak_kill_every_ns"`          // soak: kill -9 of the browser
+	SoakHangEvery      time.Duration `json:"soak_hang_every_ns"`          // soak: SIGSTOP of the browser
+	SoakAgentKillEvery time.Duration `json:"soak_agent_kill_every_ns"`    // soak: one agent killed
+	SoakIdleAt         time.Duration `json:"soak_idle_at_ns"`             // soak: when the idle stop is crossed (0: never)
+	SoakIdleStop       time.Duration `json:"soak_idle_stop_ns"`           // soak: cdpvisor's --idle-stop
+	SoakRunLimit       time.Duration `json:"soak_run_limit_ns"`           // soak: one run of an agent at most
+	SoakThink          time.Duration `json:"soak_think_ns"`               // soak: an agent's pause after each loop
+	SoakCSV            string        `json:"soak_csv"`                    // soak: samples as CSV ("" = beside the PNG)
+	SoakPNG            string        `json:"soak_png"`                    // soak: the plot ("" = none)
+	SoakRecord         bool          `json:"soak_record"`                 // soak: serve --record (every world recorded)
+	SoakRecordCap      byteSize      `json:"soak_record_cap_bytes"`       // soak: serve --record-cap
+	SoakRecordTotalCap byteSize      `json:"soak_record_total_cap_bytes"` // soak: serve --record-total-cap
 
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
@@ -175,6 +178,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.SoakThink, "soak-think", 15*time.Second, "soak: each agent's pause after a loop, as an agent's model thinks between tasks (20 agents looping without one keep 2 vCPUs at a load of 50: every client's own timeouts fire)")
 	fs.StringVar(&c.SoakCSV, "soak-csv", "", "soak: write the samples as CSV here (default: beside --soak-png)")
 	fs.StringVar(&c.SoakPNG, "soak-png", "", "soak: plot RSS, goroutines and fds here with gnuplot (cmd/cdpbench/soak.gp)")
+	fs.BoolVar(&c.SoakRecord, "soak-record", true, "soak: cdpvisor records every world (serve --record); --soak-record=false for none")
+	c.SoakRecordCap, c.SoakRecordTotalCap = 2<<20, 24<<20
+	// The 20 agents record about 2.8 MB a minute together, a busy world
+	// up to 0.4 MB (measured 2026-12-07): these caps are reached in 10 min.
+	fs.Var(&c.SoakRecordCap, "soak-record-cap", "soak: serve --record-cap, one world's recording at most, small for the soak to reach it (a size: 2MB, 1GB, or bytes; K, M, G are 1024s)")
+	fs.Var(&c.SoakRecordTotalCap, "soak-record-total-cap", "soak: serve --record-total-cap, all recordings together at most, small for the soak to reach it (a size, as --soak-record-cap)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
 	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")
 	fs.StringVar(&c.CvLogFile, "cdpvisor-log", "", "append the stderr of the cdpvisor instances started to this file (--launch)")

@@ -155,6 +155,12 @@ type cdpvisorProc struct {
 // Its stderr also goes to logTo when that is not nil (--cdpvisor-log); env
 // entries are added to its environment (and so to its browser's).
 func startCdpvisor(ctx context.Context, bin, browser, root, logLevel string, logTo io.Writer, env ...string) (*cdpvisorProc, error) {
+	return startCdpvisorWith(ctx, bin, browser, root, logLevel, logTo, nil, env...)
+}
+
+// startCdpvisorWith is startCdpvisor with more flags of serve (the soak's
+// --record and its caps).
+func startCdpvisorWith(ctx context.Context, bin, browser, root, logLevel string, logTo io.Writer, flags []string, env ...string) (*cdpvisorProc, error) {
 	stateDir, err := os.MkdirTemp(root, "s")
 	if err != nil {
 		return nil, err
@@ -173,7 +179,7 @@ func startCdpvisor(ctx context.Context, bin, browser, root, logLevel string, log
 		onLine = func(line string) { fmt.Fprintln(logTo, line) }
 	}
 	stderr := newLineWriter(20, onLine)
-	cmd := exec.Command(bin, "serve", "--port", "0", "--browser", browser, "--state-dir", stateDir, "--log-level", logLevel)
+	cmd := exec.Command(bin, append([]string{"serve", "--port", "0", "--browser", browser, "--state-dir", stateDir, "--log-level", logLevel}, flags...)...)
 	cmd.Env = env
 	ch, err := startChild("cdpvisor", cmd, stdout, stderr, root)
 	if err != nil {

@@ -328,7 +328,14 @@ func finish(rep *report, cfg config) (failed bool, err error) {
 		}
 		progress("wrote %s", cfg.MarkdownFile)
 	}
-	return len(rep.Errors) > 0, nil
+	failed = len(rep.Errors) > 0
+	if rep.Soak != nil {
+		for _, v := range rep.Soak.failedVerdicts() {
+			progress("soak: verdict NO: %s", v)
+			failed = true
+		}
+	}
+	return failed, nil
 }
 
 func orDash(s string) string {

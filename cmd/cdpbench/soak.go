@@ -113,7 +113,7 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	defer s.site.close()
 	dl := filepath.Join(s.root, "dl")
 	stopCv := func() {}
-	s.cv, err = startCdpvisor(ctx, b.bin, b.browser, s.root, b.cfg.CvLogLevel, b.cvLog,
+	s.cv, err = startCdpvisorWith(ctx, b.bin, b.browser, s.root, b.cfg.CvLogLevel, b.cvLog, b.cfg.recordFlags(),
 		"CDPVISOR_IDLE_STOP="+b.cfg.SoakIdleStop.String(), "CDPVISOR_DOWNLOAD_DIR="+dl, "CDPVISOR_DEBUG_PPROF=true")
 	if err != nil {
 		return nil, err
@@ -121,7 +121,12 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	stopCv = b.cl.add(s.cv.stop)
 	s.agents = newSoakAgents(b.cfg.SoakAgents)
 	res := &soakResult{Duration: b.cfg.SoakDuration.String(), Agents: len(s.agents), Loops: b.cfg.SoakLoops}
-	progress("soak: %d agents for %s, cdpvisor %d at %s", len(s.agents), b.cfg.SoakDuration, s.cv.pid, s.cv.endpoint)
+	recording := "not recording"
+	if b.cfg.SoakRecord {
+		res.Recording = &soakRecording{Cap: int64(b.cfg.SoakRecordCap), TotalCap: int64(b.cfg.SoakRecordTotalCap)}
+		recording = fmt.Sprintf("recording every world (caps %s a world, %s in all)", b.cfg.SoakRecordCap, b.cfg.SoakRecordTotalCap)
+	}
+	progress("soak: %d agents for %s, cdpvisor %d at %s, %s", len(s.agents), b.cfg.SoakDuration, s.cv.pid, s.cv.endpoint, recording)
 
 	runCtx, cancelRuns := context.WithCancel(ctx) // ends what is still running after the grace
 	defer cancelRuns()
@@ -183,9 +188,20 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 	if err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}
+	if rec := res.Recording; rec != nil {
+		// The runs are over: what the recorder counted, and kept on disk,
+		// before the named worlds are forgotten.
+		if t := recordingTotals(ctx, s.cv.endpoint); t != nil {
+			rec.End = *t
+		} else {
+			res.Problems = append(res.Problems, "GET /cdpvisor/recordings: no answer after the runs")
+		}
+		rec.EndDisk = measureRecordings(s.cv.stateDir)
+	}
 	res.Problems = append(res.Problems, s.forgetWorlds()...)
-	res.Leftovers, res.Journals = s.stopAndCheck(stopCv, dl)
+	res.Leftovers, res.Journals = s.stopAndCheck(stopCv, dl, res.Recording)
 	res.summarize(s.cfg.SoakSettle, s.cfg.SoakDuration)
+	res.summarizeRecording(s.cfg.SoakSettle, s.cfg.SoakDuration)
 	if err := res.writeFiles(b.cfg.SoakCSV, b.cfg.SoakPNG); err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}
@@ -193,19 +209,31 @@ func (b *bench) measureSoak(ctx context.Context) (*soakResult, error) {
 }
 
 // stopAndCheck stops cdpvisor and lists what it left: processes of the
-// run, Chromium's temp dirs in its $TMPDIR, launch dirs, files in its
-// state dir but the worlds' journals (counted apart), partial downloads.
-func (s *soak) stopAndCheck(stopCv func(), dl string) (left []string, journals soakJournals) {
+// run (its helpers, ffmpeg, anything with the run's $TMPDIR), Chromium's
+// temp dirs in its $TMPDIR, launch dirs, files in its state dir but the
+// worlds' journals and the named worlds' recordings (counted apart, into
+// rec when recording), partial downloads.
+func (s *soak) stopAndCheck(stopCv func(), dl string, rec *soakRecording) (left []string, journals soakJournals) {
 	_ = terminate(s.cv.pid)
 	if !s.cv.waitExit(15 * time.Second) {
 		left = append(left, "cdpvisor ignored SIGTERM for 15 s")
 	}
 	time.Sleep(2 * time.Second) // its guard's last clean-up
+	seen := map[int]bool{}
 	for _, pid := range processesMatching(s.root) {
+		seen[pid] = true
 		left = append(left, fmt.Sprintf("process %d: %s", pid, commandOf(pid)))
 	}
 	for _, pid := range processesWithEnvPrefix("CDPVISOR_LAUNCH_DIR=" + s.root) {
+		seen[pid] = true
 		left = append(left, fmt.Sprintf("browser process %d", pid))
+	}
+	// Whatever cdpvisor started (ffmpeg for a video, a browser's helper)
+	// inherits the $TMPDIR the bench gave it.
+	for _, pid := range processesWithEnv("TMPDIR=" + s.root) {
+		if !seen[pid] {
+			left = append(left, fmt.Sprintf("helper process %d: %s", pid, commandOf(pid)))
+		}
 	}
 	for _, pattern := range []string{"org.chromium.Chromium.*", "cdpv-*"} {
 		m, _ := filepath.Glob(filepath.Join(s.root, pattern))
@@ -213,8 +241,22 @@ func (s *soak) stopAndCheck(stopCv func(), dl string) (left []string, journals s
 			left = append(left, "left in cdpvisor's TMPDIR: "+filepath.Base(p))
 		}
 	}
+	if rec != nil {
+		rec.Left = measureRecordings(s.cv.stateDir)
+	}
 	files, _ := dirFiles(s.cv.stateDir)
 	for _, f := range files {
+		if inRecordings(f) {
+			// A fresh world's recording goes with the world; a named
+			// world's is kept by design (the soak forgot them), under the
+			// caps: counted apart (rec.Left).
+			parts := strings.Split(f, string(filepath.Separator))
+			if len(parts) == 3 && !isFreshWorld(parts[1]) && rec != nil {
+				continue
+			}
+			left = append(left, "recordings: "+f)
+			continue
+		}
 		if strings.HasPrefix(f, "journal"+string(filepath.Separator)) {
 			// The worlds' journals are kept by design (a record of what
 			// each did), each under its cap: counted, not left.

@@ -67,7 +67,10 @@ type soakResult struct {
 	// HeapGrowth is pprof's top of what cdpvisor's heap in use gained from
 	// the settle time to the end (soak_heap.go); empty when not measured.
 	HeapGrowth []string `json:"heap_growth,omitempty"`
-	Problems   []string `json:"problems,omitempty"`
+	// Recording is the recordings' figure (soak_record.go); nil when the
+	// soak did not record (--soak-record=false).
+	Recording *soakRecording `json:"recording,omitempty"`
+	Problems  []string       `json:"problems,omitempty"`
 }
 
 // journalCapKB is a world's journal's size on disk at most, its two files
@@ -284,10 +287,19 @@ func (r *soakResult) writeFiles(csvPath, pngPath string) error {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("t_min,rss_mb,goroutines,fds,threads,heap_inuse_mb,state_files,state_kb,state_largest_kb,browser_processes,worlds,chromium_tmp_dirs,active_runs,loops,failures\n")
+	// The recordings' columns come last (16 on): the plot reads columns by
+	// their place. Empty where a sample had no answer.
+	b.WriteString("t_min,rss_mb,goroutines,fds,threads,heap_inuse_mb,state_files,state_kb,state_largest_kb,browser_processes,worlds,chromium_tmp_dirs,active_runs,loops,failures," +
+		"rec_mb,rec_worlds,rec_frames_received,rec_frames_written,rec_notes_dropped,rec_dropped_mb,rec_write_failures,rec_pages,rec_disk_mb\n")
 	for _, x := range r.Samples {
-		fmt.Fprintf(&b, "%.2f,%.1f,%d,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", x.T/60, x.RSSMB, x.Goroutines, x.FDs, x.Threads,
+		fmt.Fprintf(&b, "%.2f,%.1f,%d,%d,%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%d,", x.T/60, x.RSSMB, x.Goroutines, x.FDs, x.Threads,
 			x.HeapMB, x.StateFiles, x.StateKB, x.StateLargestKB, x.BrowserProcs, x.Worlds, x.ChromiumTmp, x.ActiveRuns, x.Loops, x.Failures)
+		if t := x.Rec; t != nil {
+			fmt.Fprintf(&b, "%.2f,%d,%d,%d,%d,%.2f,%d,%d,%.2f\n", float64(t.Bytes)/(1<<20), t.Worlds, t.FramesReceived, t.FramesWritten,
+				t.NotesDropped, float64(t.DroppedBytes)/(1<<20), t.WriteFailures, t.Pages, float64(x.RecDisk.Bytes)/(1<<20))
+		} else {
+			b.WriteString(",,,,,,,,\n")
+		}
 	}
 	data := samplesPath(csvPath, pngPath)
 	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
@@ -304,7 +316,12 @@ func (r *soakResult) writeFiles(csvPath, pngPath string) error {
 		}
 	}
 	title := fmt.Sprintf("cdpvisor soak: %d agents, %s, browser kill -9 and hangs (marks)", r.Agents, r.Duration)
-	cmd := exec.Command("gnuplot", "-e", fmt.Sprintf("data='%s'; out='%s'; faults='%s'; ttl='%s'", data, pngPath, strings.Join(faults, " "), title), gp)
+	reccap := 0.0 // no recordings' panel
+	if r.Recording != nil {
+		reccap = float64(r.Recording.TotalCap) / (1 << 20)
+		title += fmt.Sprintf(", every world recorded (cap %.0f MB)", reccap)
+	}
+	cmd := exec.Command("gnuplot", "-e", fmt.Sprintf("data='%s'; out='%s'; faults='%s'; ttl='%s'; reccap=%g", data, pngPath, strings.Join(faults, " "), title, reccap), gp)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("gnuplot: %w: %s", err, out)
 	}
@@ -323,6 +340,14 @@ func soakRows(r *soakResult) []row {
 		}
 		return fmt.Sprintf("%s (±%.0f %%, last %+.0f %%)", strings.Join(parts, " "), l.SpreadPct, l.GrowthPct)
 	}
+	// A run too short to leave a level after the settle time (and out of
+	// the idle stop's window) is not judged on levels.
+	steady := func(l soakLevels) string {
+		if len(l.Levels) == 0 {
+			return levelsTooShort
+		}
+		return met(l.steady())
+	}
 	kills, hangs, agents := 0, 0, 0
 	for _, f := range r.Faults {
 		if f.Missed != "" {
@@ -337,7 +362,7 @@ func soakRows(r *soakResult) []row {
 			agents++
 		}
 	}
-	return []row{
+	rows := []row{
 		{fmt.Sprintf("soak %s, %d agents: runs done / killed / failed, loops", r.Duration, r.Agents), notApplicable,
 			fmt.Sprintf("%d / %d / %d, %d loops", r.RunsDone, r.RunsKilled, r.RunsFailed, r.LoopsDone), notApplicable, "0 failed", met(r.RunsFailed == 0)},
 		{fmt.Sprintf("soak: failures in flight at a fault (on a page a kill took, heard after) / begun ≤ 5 s after a kill / others (%d kills, %d hangs, %d agents killed)", kills, hangs, agents), notApplicable,
@@ -346,9 +371,9 @@ func soakRows(r *soakResult) []row {
 		{"soak: coordinator RSS MB after settle, samples", notApplicable, sp(r.RSS, ""), notApplicable, notApplicable, notApplicable},
 		{"soak: goroutines after settle, samples", notApplicable, sp(r.Goroutines, ""), notApplicable, notApplicable, notApplicable},
 		{"soak: open fds after settle, samples", notApplicable, sp(r.FDs, ""), notApplicable, notApplicable, notApplicable},
-		{"soak: coordinator RSS MB, 5-min levels", notApplicable, lv(r.RSSLevels), notApplicable, "±10 %, last ±10 %", met(r.RSSLevels.steady())},
-		{"soak: goroutines, 5-min levels", notApplicable, lv(r.GoroutinesLevels), notApplicable, "±10 %, last ±10 %", met(r.GoroutinesLevels.steady())},
-		{"soak: open fds, 5-min levels", notApplicable, lv(r.FDsLevels), notApplicable, "±10 %, last ±10 %", met(r.FDsLevels.steady())},
+		{"soak: coordinator RSS MB, 5-min levels", notApplicable, lv(r.RSSLevels), notApplicable, "±10 %, last ±10 %", steady(r.RSSLevels)},
+		{"soak: goroutines, 5-min levels", notApplicable, lv(r.GoroutinesLevels), notApplicable, "±10 %, last ±10 %", steady(r.GoroutinesLevels)},
+		{"soak: open fds, 5-min levels", notApplicable, lv(r.FDsLevels), notApplicable, "±10 %, last ±10 %", steady(r.FDsLevels)},
 		{"soak: state dir KB after settle, samples; its largest file KB, most", notApplicable, fmt.Sprintf("%s; %d", sp(r.StateKB, ""), r.StateLargestKB), notApplicable,
 			fmt.Sprintf("largest ≤ %d (a journal's cap)", journalCapKB), met(r.StateLargestKB <= journalCapKB)},
 		{"soak: org.chromium.Chromium.* in cdpvisor's TMPDIR (most at once)", notApplicable, fmt.Sprint(r.ChromiumTmpMax), notApplicable, "0", met(r.ChromiumTmpMax == 0)},
@@ -358,4 +383,20 @@ func soakRows(r *soakResult) []row {
 		{"soak: left when it ended, journals apart", notApplicable, fmt.Sprint(len(r.Leftovers)), notApplicable, "0", met(len(r.Leftovers) == 0)},
 		{"soak: worlds' journals left (files, largest KB)", notApplicable, fmt.Sprintf("%d, %d", r.Journals.Files, r.Journals.LargestKB), notApplicable, "0", met(r.Journals.Files == 0)},
 	}
+	return append(rows, recordingRows(r)...)
+}
+
+// levelsTooShort is a level verdict's place when the run left no level.
+const levelsTooShort = "too short"
+
+// failedVerdicts are the soak's rows whose verdict is NO: any fails the
+// run (cdpbench exits 1).
+func (r *soakResult) failedVerdicts() []string {
+	var out []string
+	for _, x := range soakRows(r) {
+		if x.Met == metNo {
+			out = append(out, x.Figure+": "+x.Proxy)
+		}
+	}
+	return out
 }

@@ -29,6 +29,11 @@ type soakSample struct {
 	ActiveRuns     int64   `json:"active_runs"`
 	Loops          int64   `json:"loops"`
 	Failures       int64   `json:"failures"`
+	// The recordings (--soak-record): GET /cdpvisor/recordings (nil: no
+	// answer, or not recording) and the recordings dir on disk. The state
+	// dir's figures above leave the recordings out.
+	Rec     *soakRecTotals `json:"recordings,omitempty"`
+	RecDisk soakRecDisk    `json:"recordings_disk,omitzero"`
 }
 
 // sampleEvery samples until ctx ends.
@@ -64,6 +69,9 @@ func (s *soak) sample(ctx context.Context) soakSample {
 	x.Goroutines = int(metrics["go_goroutines"])
 	x.HeapMB = metrics["go_memstats_heap_inuse_bytes"] / (1 << 20)
 	_ = filepath.WalkDir(s.cv.stateDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p == recordingsDir(s.cv.stateDir) {
+			return filepath.SkipDir // sampled apart, bounded by their own caps
+		}
 		if err == nil && !d.IsDir() {
 			x.StateFiles++
 			if info, err := d.Info(); err == nil {
@@ -80,6 +88,10 @@ func (s *soak) sample(ctx context.Context) soakSample {
 	x.Worlds = countWorlds(ctx, s.cv.endpoint)
 	tmp, _ := filepath.Glob(filepath.Join(s.root, "org.chromium.Chromium.*"))
 	x.ChromiumTmp = len(tmp)
+	if s.cfg.SoakRecord {
+		x.Rec = recordingTotals(ctx, s.cv.endpoint)
+		x.RecDisk = measureRecordings(s.cv.stateDir)
+	}
 	return x
 }
 
