@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -15,7 +16,6 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actortest"
-	"github.com/cdpvisor/cdpvisor/actors/actortest/served"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
@@ -49,7 +49,8 @@ g.fillStyle='#000';g.font='48px sans-serif';g.fillText('frame '+(n++),40,80);req
 		Browser: launch.Browser{Name: "Chromium", Type: launch.Chromium, Path: chromium}, Headless: true,
 		ReadyTimeout: 20 * time.Second, StopGrace: 2 * time.Second,
 	}})
-	ctx := served.Context(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second+2*time.Minute)
+	defer cancel()
 	w, err := c.WorldsOf(ctx, "")
 	if err != nil {
 		t.Fatal(err)
