@@ -134,6 +134,10 @@ type recordingWindow struct {
 	CPU        float64 `json:"cpu_pct"`
 	BrowserCPU float64 `json:"browser_cpu_pct"`
 	RSS        float64 `json:"rss_kb"`
+	// The browser's processes gone (their last ticks not counted) and new
+	// during the window.
+	ProcsGone int `json:"procs_gone,omitempty"`
+	ProcsNew  int `json:"procs_new,omitempty"`
 }
 
 type recordedSpan struct {

@@ -43,7 +43,7 @@ function ticksOf(pid) {
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) }; // utime + stime
 }
-// The CPU ticks of the coordinator and of every process below it (its
+// The CPU ticks of the coordinator and of each process below it (its
 // browser, the browser's helpers; its watchdog, which does nothing).
 function cpuTicks(pid) {
   const procs = new Map();
@@ -51,15 +51,23 @@ function cpuTicks(pid) {
     if (!/^\d+$/.test(d)) continue;
     try { procs.set(Number(d), ticksOf(d)); } catch { /* gone */ }
   }
-  const below = new Set([pid]);
+  const below = new Map();
+  const seen = new Set([pid]);
   let grew = true;
   while (grew) {
     grew = false;
-    for (const [p, s] of procs) if (!below.has(p) && below.has(s.ppid)) { below.add(p); grew = true; }
+    for (const [p, s] of procs) if (!seen.has(p) && seen.has(s.ppid)) { seen.add(p); below.set(p, s.ticks); grew = true; }
   }
-  let browser = 0;
-  for (const p of below) if (p !== pid) browser += procs.get(p).ticks;
-  return { own: procs.get(pid).ticks, browser };
+  return { own: procs.get(pid).ticks, below };
+}
+// browserTicks is what the processes below the coordinator used between
+// two readings: a process there at both its difference, one new at the
+// second all of its time; one gone at the second is not counted (its
+// last moments are lost, never subtracted).
+function browserTicks(c0, c1) {
+  let t = 0;
+  for (const [p, ticks] of c1.below) t += ticks - (c0.below.get(p) ?? 0);
+  return t;
 }
 function rssKB(pid) {
   const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -175,8 +183,9 @@ async function measureWindow(tag) {
   await sleep(conf.windowMs);
   const c1 = cpuTicks(conf.pid);
   const secs = (performance.now() - at) / 1000;
-  const w = { cpu_pct: (c1.own - c0.own) / TICK / secs * 100, browser_cpu_pct: (c1.browser - c0.browser) / TICK / secs * 100, rss_kb: rssKB(conf.pid) };
-  say(`${tag}: coordinator ${w.cpu_pct.toFixed(1)} %, browser ${w.browser_cpu_pct.toFixed(1)} %, RSS ${(w.rss_kb / 1024).toFixed(1)} MB`);
+  const w = { cpu_pct: (c1.own - c0.own) / TICK / secs * 100, browser_cpu_pct: browserTicks(c0, c1) / TICK / secs * 100, rss_kb: rssKB(conf.pid),
+    procs_gone: [...c0.below.keys()].filter((p) => !c1.below.has(p)).length, procs_new: [...c1.below.keys()].filter((p) => !c0.below.has(p)).length };
+  say(`${tag}: coordinator ${w.cpu_pct.toFixed(1)} %, browser ${w.browser_cpu_pct.toFixed(1)} %, RSS ${(w.rss_kb / 1024).toFixed(1)} MB; processes ${c1.below.size}, ${w.procs_gone} gone, ${w.procs_new} new`);
   return w;
 }
 
@@ -254,7 +263,6 @@ async function main() {
   const by = (run, what) => Object.fromEntries(Object.entries(run).map(([k, v]) => [k, v[what]]));
   process.stdout.write(JSON.stringify({ ok: true, trips: by(main, 'trips'), loads: by(main, 'loads'),
     control: { trips: by(control, 'trips'), loads: by(control, 'loads') }, cast: castStat,
-    windows: wins, recorded, status, totals: tot }) + '\n');
-  process.exit(0);
+    windows: wins, recorded, status, totals: tot }) + '\n', () => process.exit(0)); // a pipe's write is asynchronous
 }
 main().catch((e) => { process.stderr.write(`bench_recording: ${e && e.stack ? e.stack : e}\n`); process.exit(1); });
