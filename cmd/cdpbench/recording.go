@@ -100,8 +100,8 @@ type recordingResult struct {
 
 	Spans []recordedSpan `json:"recorded"` // each time worlds were recorded
 	// The recording's growth per world: "busy" one world on the bench's
-	// page (the yardstick and the windows), "busyN" each of N, "noise" one
-	// on the worst page.
+	// page in the yardstick, "busy-windows" in the windows, "busyN" each
+	// of N, "noise" one on the worst page.
 	Sizes map[string]recordingSize `json:"sizes"`
 
 	Status recordingStatus `json:"status"` // the filmed world's at the end
@@ -134,6 +134,11 @@ type recordingWindow struct {
 	CPU        float64 `json:"cpu_pct"`
 	BrowserCPU float64 `json:"browser_cpu_pct"`
 	RSS        float64 `json:"rss_kb"`
+	// PageFPS is how fast the filmed world's page drew (its animation
+	// frames a second); ByKind the browser's CPU by kind of process
+	// (browser, gpu-process, renderer, utility…).
+	PageFPS float64            `json:"page_fps"`
+	ByKind  map[string]float64 `json:"by_kind,omitempty"`
 	// The browser's processes gone (their last ticks not counted) and new
 	// during the window.
 	ProcsGone int `json:"procs_gone,omitempty"`
@@ -254,11 +259,7 @@ func summarizeRecording(res recordingOut, busy int) *recordingResult {
 	r.CastTripRatio, r.CastLoadRatio = sideRatio(r.Trips, "cast", "plain"), sideRatio(r.Loads, "cast", "plain")
 	r.ControlTripRatio, r.ControlLoadRatio = sideRatio(r.Control.Trips, "filmed", "plain"), sideRatio(r.Control.Loads, "filmed", "plain")
 	for name, ws := range res.Windows {
-		var cpu, bcpu, rss []float64
-		for _, w := range ws {
-			cpu, bcpu, rss = append(cpu, w.CPU), append(bcpu, w.BrowserCPU), append(rss, w.RSS)
-		}
-		r.Median[name] = recordingWindow{CPU: medianFloat(cpu), BrowserCPU: medianFloat(bcpu), RSS: medianFloat(rss)}
+		r.Median[name] = medianWindow(ws)
 	}
 	off, on := r.Median["off"], r.Median["on"]
 	r.CPUPerWorld, r.BrowserCPUPerWorld, r.RSSPerWorldMB = on.CPU-off.CPU, on.BrowserCPU-off.BrowserCPU, (on.RSS-off.RSS)/1024
@@ -269,9 +270,30 @@ func summarizeRecording(res recordingOut, busy int) *recordingResult {
 	return r
 }
 
+// medianWindow is each figure's median over the windows.
+func medianWindow(ws []recordingWindow) recordingWindow {
+	var cpu, bcpu, rss, fps []float64
+	kinds := map[string][]float64{}
+	for _, w := range ws {
+		cpu, bcpu, rss, fps = append(cpu, w.CPU), append(bcpu, w.BrowserCPU), append(rss, w.RSS), append(fps, w.PageFPS)
+		for k, v := range w.ByKind {
+			kinds[k] = append(kinds[k], v)
+		}
+	}
+	m := recordingWindow{CPU: medianFloat(cpu), BrowserCPU: medianFloat(bcpu), RSS: medianFloat(rss), PageFPS: medianFloat(fps)}
+	if len(kinds) > 0 {
+		m.ByKind = map[string]float64{}
+		for k, v := range kinds {
+			m.ByKind[k] = medianFloat(v)
+		}
+	}
+	return m
+}
+
 // recordingSizes adds the spans up by what was recorded: "busy" (the
-// yardstick's and the windows' spans of one world), "busyN" (N worlds,
-// per world), "noise".
+// yardstick's span: one world, its page loaded every few steps),
+// "busy-windows" (the windows' spans, each begun with the browser's first
+// frames at once), "busyN" (N worlds, per world), "noise".
 func recordingSizes(spans []recordedSpan, busy int) map[string]recordingSize {
 	type acc struct {
 		worlds int
@@ -283,8 +305,10 @@ func recordingSizes(spans []recordedSpan, busy int) map[string]recordingSize {
 	for _, s := range spans {
 		key := s.Phase
 		switch s.Phase {
-		case "yardstick", "on":
+		case "yardstick":
 			key = "busy"
+		case "on":
+			key = "busy-windows"
 		case fmt.Sprintf("on%d", busy):
 			key = fmt.Sprintf("busy%d", busy)
 		}
@@ -379,6 +403,10 @@ func recordingRows(r *recordingResult) []row {
 		row{"coordinator RSS, 1 busy world recorded (MB)", f1(off.RSS/1024) + " (off)", f1(on.RSS / 1024), fmt.Sprintf("%+.1f", r.RSSPerWorldMB), notApplicable, notApplicable},
 		row{"browser CPU, 1 busy world recorded (% of a core)", f1(off.BrowserCPU) + " (off)", f1(on.BrowserCPU), fmt.Sprintf("%+.1f", r.BrowserCPUPerWorld), notApplicable, notApplicable},
 	)
+	rows = append(rows, row{"the page's own animation frames a second (median)", f0(off.PageFPS) + " (off)", f0(on.PageFPS), fmt.Sprintf("%+.0f", on.PageFPS-off.PageFPS), notApplicable, notApplicable})
+	if g, ok := off.ByKind["gpu-process"]; ok {
+		rows = append(rows, row{"browser's GPU process CPU, 1 busy world recorded (%)", f1(g) + " (off)", f1(on.ByKind["gpu-process"]), fmt.Sprintf("%+.1f", on.ByKind["gpu-process"]-g), notApplicable, notApplicable})
+	}
 	if c, ok := r.Median["cast"]; ok {
 		rows = append(rows,
 			row{"coordinator CPU, the page screencast by the bench, not recorded (%)", f1(off.CPU) + " (off)", f1(c.CPU), fmt.Sprintf("%+.1f", c.CPU-off.CPU), notApplicable, notApplicable},
@@ -391,7 +419,11 @@ func recordingRows(r *recordingResult) []row {
 			row{fmt.Sprintf("coordinator CPU, %d busy worlds recorded (%%; difference per world)", r.Busy), f1(offN.CPU) + " (off)", f1(onN.CPU), fmt.Sprintf("%+.1f", r.CPUPerWorldN), notApplicable, notApplicable},
 			row{fmt.Sprintf("coordinator RSS, %d busy worlds recorded (MB; difference per world)", r.Busy), f1(offN.RSS/1024) + " (off)", f1(onN.RSS / 1024), fmt.Sprintf("%+.1f", r.RSSPerWorldNMB), notApplicable, notApplicable},
 			row{fmt.Sprintf("browser CPU, %d busy worlds recorded (%%; difference per world)", r.Busy), f1(offN.BrowserCPU) + " (off)", f1(onN.BrowserCPU), fmt.Sprintf("%+.1f", r.BrowserCPUPerWorldN), notApplicable, notApplicable},
+			row{fmt.Sprintf("the page's own animation frames a second, %d busy worlds", r.Busy), f0(offN.PageFPS) + " (off)", f0(onN.PageFPS), fmt.Sprintf("%+.0f", onN.PageFPS-offN.PageFPS), notApplicable, notApplicable},
 		)
+		if g, ok := offN.ByKind["gpu-process"]; ok {
+			rows = append(rows, row{fmt.Sprintf("browser's GPU process CPU, %d busy worlds recorded (%%)", r.Busy), f1(g) + " (off)", f1(onN.ByKind["gpu-process"]), fmt.Sprintf("%+.1f", onN.ByKind["gpu-process"]-g), notApplicable, notApplicable})
+		}
 	}
 	size := func(key, words string) {
 		sz, ok := r.Sizes[key]
@@ -401,7 +433,7 @@ func recordingRows(r *recordingResult) []row {
 		rows = append(rows, row{fmt.Sprintf("recording size, %s (MB a minute a world; %.0f s)", words, sz.Seconds), notApplicable, f2(sz.MBPerMin),
 			fmt.Sprintf("%.2f frames/s, %.1f kB a frame", sz.FPS, sz.FrameKB), "≤ 5 MB/min", met(sz.MBPerMin > 0 && sz.MBPerMin <= targetRecordingMBPerMin)})
 	}
-	size("busy", "the bench's busy page")
+	size("busy", "the bench's busy page, the yardstick")
 	size(fmt.Sprintf("busy%d", r.Busy), fmt.Sprintf("%d busy worlds recorded", r.Busy))
 	size("noise", "the worst page (canvas of noise)")
 	if y := yardstickSpan(r.Spans); r.Cast.Frames > 0 && r.Cast.MS > 0 && y.MS > 0 && y.FramesWritten > 0 {

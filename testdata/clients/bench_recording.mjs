@@ -43,6 +43,22 @@ function ticksOf(pid) {
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) }; // utime + stime
 }
+// kindOf is a browser process's --type (gpu-process, renderer, utility…),
+// "browser" for the browser's own.
+const kinds = new Map();
+function kindOf(pid) {
+  if (!kinds.has(pid)) {
+    let k = 'other';
+    try {
+      // Chromium rewrites its helpers' command lines into one string.
+      const line = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const t = /--type=([\w-]+)/.exec(line);
+      k = t ? t[1] : /chrom/.test(line.split(/[\0 ]/)[0]) ? 'browser' : 'other';
+    } catch { /* gone */ }
+    kinds.set(pid, k);
+  }
+  return kinds.get(pid);
+}
 // The CPU ticks of the coordinator and of each process below it (its
 // browser, the browser's helpers; its watchdog, which does nothing).
 function cpuTicks(pid) {
@@ -64,9 +80,13 @@ function cpuTicks(pid) {
 // two readings: a process there at both its difference, one new at the
 // second all of its time; one gone at the second is not counted (its
 // last moments are lost, never subtracted).
-function browserTicks(c0, c1) {
+function browserTicks(c0, c1, byKind) {
   let t = 0;
-  for (const [p, ticks] of c1.below) t += ticks - (c0.below.get(p) ?? 0);
+  for (const [p, ticks] of c1.below) {
+    const d = ticks - (c0.below.get(p) ?? 0);
+    t += d;
+    if (byKind) byKind[kindOf(p)] = (byKind[kindOf(p)] || 0) + d;
+  }
   return t;
 }
 function rssKB(pid) {
@@ -176,27 +196,35 @@ async function setRecorded(names, on, phase) {
   if (on) await switched({ worlds: names.length, phase });
 }
 
-async function measureWindow(tag) {
+// measureWindow takes a window of the coordinator's and its browser's
+// CPU (the browser's by kind of process), the coordinator's RSS, and how
+// fast the page watched drew (its animation frames a second).
+async function measureWindow(tag, page) {
   await sleep(conf.settleMs); // settled: sessions attached, screencasts started or ended
+  const n0 = await page.evaluate(() => n);
   const c0 = cpuTicks(conf.pid);
   const at = performance.now();
   await sleep(conf.windowMs);
   const c1 = cpuTicks(conf.pid);
   const secs = (performance.now() - at) / 1000;
-  const w = { cpu_pct: (c1.own - c0.own) / TICK / secs * 100, browser_cpu_pct: browserTicks(c0, c1) / TICK / secs * 100, rss_kb: rssKB(conf.pid),
+  const n1 = await page.evaluate(() => n);
+  const byKind = {};
+  const w = { cpu_pct: (c1.own - c0.own) / TICK / secs * 100, browser_cpu_pct: browserTicks(c0, c1, byKind) / TICK / secs * 100, rss_kb: rssKB(conf.pid),
+    page_fps: (n1 - n0) / secs, by_kind: Object.fromEntries(Object.entries(byKind).map(([k, t]) => [k, t / TICK / secs * 100])),
     procs_gone: [...c0.below.keys()].filter((p) => !c1.below.has(p)).length, procs_new: [...c1.below.keys()].filter((p) => !c0.below.has(p)).length };
-  say(`${tag}: coordinator ${w.cpu_pct.toFixed(1)} %, browser ${w.browser_cpu_pct.toFixed(1)} %, RSS ${(w.rss_kb / 1024).toFixed(1)} MB; processes ${c1.below.size}, ${w.procs_gone} gone, ${w.procs_new} new`);
+  const kindsSaid = Object.entries(w.by_kind).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+  say(`${tag}: coordinator ${w.cpu_pct.toFixed(1)} %, browser ${w.browser_cpu_pct.toFixed(1)} % (${kindsSaid}), page ${w.page_fps.toFixed(0)} frames/s, RSS ${(w.rss_kb / 1024).toFixed(1)} MB; processes ${c1.below.size}, ${w.procs_gone} gone, ${w.procs_new} new`);
   return w;
 }
 
 // windows measures the scenarios in turn, their order rotating each
 // round; a scenario is [tag, set up, tear down].
-async function windows(scenarios, rounds, into) {
+async function windows(scenarios, rounds, into, page) {
   for (let r = 0; r < rounds; r++) {
     for (let j = 0; j < scenarios.length; j++) {
       const [tag, up, down] = scenarios[(r + j) % scenarios.length];
       await up();
-      (into[tag] ||= []).push(await measureWindow(`round ${r + 1}, ${tag}`));
+      (into[tag] ||= []).push(await measureWindow(`round ${r + 1}, ${tag}`, page));
       await down();
     }
   }
@@ -236,13 +264,13 @@ async function main() {
   say(`windows: ${conf.rounds} rounds, filmed off and on`);
   // A third scenario: the bench's own screencast on filmed's page, not
   // recorded (the browser's share of the cost).
-  await windows([...recordedScenarios(['filmed'], 'off', 'on'), ['cast', () => castOn(filmed), () => castOff(filmed)]], conf.rounds, wins);
+  await windows([...recordedScenarios(['filmed'], 'off', 'on'), ['cast', () => castOn(filmed), () => castOff(filmed)]], conf.rounds, wins, filmed.p);
 
   if (conf.rounds4 > 0) {
     const busy = [filmed];
     for (let i = 1; i < conf.busy; i++) busy.push(await openWorld(`filmed-${i}`, false));
     say(`windows: ${conf.rounds4} rounds, ${busy.length} busy worlds off and on`);
-    await windows(recordedScenarios(busy.map((s) => s.name), `off${busy.length}`, `on${busy.length}`), conf.rounds4, wins);
+    await windows(recordedScenarios(busy.map((s) => s.name), `off${busy.length}`, `on${busy.length}`), conf.rounds4, wins, filmed.p);
     for (const s of busy.slice(1)) { await s.p.close(); await s.b.disconnect(); }
   }
 
