@@ -165,6 +165,9 @@ type recordingStatus struct {
 	WriteFailures  int64 `json:"write_failures"`
 	NotesDropped   int64 `json:"notes_dropped"`
 	Pages          int   `json:"pages"`
+	// FrameGaps counts the gaps between the filmed world's pages' frames
+	// by length (bench_recording.mjs, from the recording's frame list).
+	FrameGaps map[string]int `json:"frame_gaps,omitempty"`
 }
 
 // recordingOut is what bench_recording.mjs prints.
@@ -440,6 +443,10 @@ func recordingRows(r *recordingResult) []row {
 		rows = append(rows, row{"frames in the yardstick: bench's own screencast / recorder (frames/s, kB a frame)",
 			fmt.Sprintf("%.2f, %.1f kB (bench's)", r.Cast.Frames/(r.Cast.MS/1000), r.Cast.Bytes/1e3/r.Cast.Frames),
 			fmt.Sprintf("%.2f, %.1f kB", float64(y.FramesWritten)/(y.MS/1000), float64(y.Bytes)/1e3/float64(y.FramesWritten)), notApplicable, notApplicable, notApplicable})
+	}
+	if g := r.Status.FrameGaps; len(g) > 0 {
+		rows = append(rows, row{"gaps between frames < 300 ms / < 800 ms / 0.8–1.2 s / > 1.2 s / backwards", notApplicable,
+			fmt.Sprintf("%d / %d / %d / %d / %d", g["under_300ms"], g["under_800ms"], g["over_800ms"], g["over_1200ms"], g["backwards"]), notApplicable, notApplicable, notApplicable})
 	}
 	lost := r.framesLost()
 	rows = append(rows, row{"frames received / written (all recordings)", fmt.Sprint(r.Totals.FramesReceived), fmt.Sprint(r.Totals.FramesWritten),

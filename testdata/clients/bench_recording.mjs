@@ -285,6 +285,22 @@ async function main() {
   }
   await sleep(1500); // the last frames kept
   const status = await api('GET', '/cdpvisor/worlds/filmed/recording');
+  // The gaps between a page's frames, as the recording keeps them (by the
+  // browser's time of each): how many came close together.
+  const gaps = { under_300ms: 0, under_800ms: 0, over_800ms: 0, over_1200ms: 0, backwards: 0 };
+  const byPage = {};
+  for (const f of status.frames) (byPage[f.page] ||= []).push(f.t);
+  for (const ts of Object.values(byPage)) {
+    for (let i = 1; i < ts.length; i++) {
+      const g = (ts[i] - ts[i - 1]) / 1e6;
+      if (g < 0) gaps.backwards++;
+      else if (g < 300) gaps.under_300ms++;
+      else if (g < 800) gaps.under_800ms++;
+      else if (g <= 1200) gaps.over_800ms++;
+      else gaps.over_1200ms++;
+    }
+  }
+  status.frame_gaps = gaps;
   delete status.frames; delete status.actions; delete status.events;
   const tot = await totals();
   for (const s of sides) await s.b.disconnect();
