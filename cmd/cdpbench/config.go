@@ -103,11 +103,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak"}
+var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -136,7 +136,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,journal,soak (default all but worlds, worldtime, worldscale, liveview, restore, journal and soak)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,journal,soak,recording (default all but worlds, worldtime, worldscale, liveview, restore, journal, soak and recording)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")

@@ -186,6 +186,12 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.Soak, err = b.measureSoak(ctx)
 			return
 		})
+		step("recording", func() (err error) {
+			if rep.Recording, err = b.measureRecording(ctx); err == nil {
+				err = rep.Recording.framesLost() // the table has its numbers; the run fails
+			}
+			return
+		})
 	}
 	if cfg.Launch && pair {
 		progress("starting cdpvisor serve (%s) and a bare %s under %s", b.bin, b.browser, b.root)
@@ -210,7 +216,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}

@@ -30,6 +30,7 @@ type report struct {
 	Restore       *restoreResult       `json:"restore,omitempty"`
 	Journal       *journalResult       `json:"journal,omitempty"`
 	Soak          *soakResult          `json:"soak,omitempty"`
+	Recording     *recordingResult     `json:"recording,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -207,6 +208,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, soakRows(w)...)
 	} else {
 		missing("soak", "the soak")
+	}
+	if w := r.Recording; w != nil {
+		rows = append(rows, recordingRows(w)...)
+	} else {
+		missing("recording", "recording a world")
 	}
 	return rows
 }
