@@ -252,9 +252,9 @@ func (r *soakResult) summarizeRecording(settle, duration time.Duration) {
 	rec.LostPct = rec.End.lostPct()
 }
 
-// recordingRows are the recording's rows of the soak (none when it did
+// soakRecordingRows are the recording's rows of the soak (none when it did
 // not record).
-func recordingRows(r *soakResult) []row {
+func soakRecordingRows(r *soakResult) []row {
 	rec := r.Recording
 	if rec == nil {
 		return []row{{"soak: recording", notApplicable, "off (--soak-record=false)", notApplicable, notApplicable, notApplicable}}

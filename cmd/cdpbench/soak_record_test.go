@@ -92,7 +92,7 @@ func TestRecordingsOnDiskAreMeasuredByWorld(t *testing.T) {
 func TestSoakRecordingVerdicts(t *testing.T) {
 	const mb = 1 << 20
 	verdict := func(r *soakResult, label string) string {
-		for _, row := range recordingRows(r) {
+		for _, row := range soakRecordingRows(r) {
 			if strings.HasPrefix(row.Figure, label) {
 				return row.Met
 			}
@@ -170,7 +170,7 @@ func TestSoakRecordingVerdicts(t *testing.T) {
 	if v := verdict(r, "soak: recordings' bytes"); v != met(false) {
 		t.Errorf("no sample answered passed: %q", v)
 	}
-	if rows := recordingRows(&soakResult{}); len(rows) != 1 || rows[0].Met != notApplicable {
+	if rows := soakRecordingRows(&soakResult{}); len(rows) != 1 || rows[0].Met != notApplicable {
 		t.Errorf("not recording: %+v", rows)
 	}
 }

@@ -383,7 +383,7 @@ func soakRows(r *soakResult) []row {
 		{"soak: left when it ended, journals apart", notApplicable, fmt.Sprint(len(r.Leftovers)), notApplicable, "0", met(len(r.Leftovers) == 0)},
 		{"soak: worlds' journals left (files, largest KB)", notApplicable, fmt.Sprintf("%d, %d", r.Journals.Files, r.Journals.LargestKB), notApplicable, "0", met(r.Journals.Files == 0)},
 	}
-	return append(rows, recordingRows(r)...)
+	return append(rows, soakRecordingRows(r)...)
 }
 
 // levelsTooShort is a level verdict's place when the run left no level.
