@@ -286,3 +286,15 @@ func soakRecordingRows(r *soakResult) []row {
 			"0 fresh; named ≤ the caps", met(freshLeft == 0 && rec.Left.Bytes <= rec.TotalCap && rec.Left.LargestWorld <= rec.Cap)},
 	}
 }
+
+// failedVerdicts are the soak's rows whose verdict is NO: any fails the
+// run (cdpbench exits 1).
+func (r *soakResult) failedVerdicts() []string {
+	var out []string
+	for _, x := range soakRows(r) {
+		if x.Met == metNo {
+			out = append(out, x.Figure+": "+x.Proxy)
+		}
+	}
+	return out
+}

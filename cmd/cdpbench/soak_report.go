@@ -388,15 +388,3 @@ func soakRows(r *soakResult) []row {
 
 // levelsTooShort is a level verdict's place when the run left no level.
 const levelsTooShort = "too short"
-
-// failedVerdicts are the soak's rows whose verdict is NO: any fails the
-// run (cdpbench exits 1).
-func (r *soakResult) failedVerdicts() []string {
-	var out []string
-	for _, x := range soakRows(r) {
-		if x.Met == metNo {
-			out = append(out, x.Figure+": "+x.Proxy)
-		}
-	}
-	return out
-}
