@@ -14,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wholefile"
 )
 
 // A world's recording through browser_context: open's record switch and
@@ -143,29 +144,14 @@ func traceQuery(since any, format *string) (worldapi.TraceQuery, error) {
 	return q, nil
 }
 
-// writeWhole writes what write gives to path, private (0600), through a
-// file beside it renamed once complete: an error leaves no half file.
+// writeWhole writes what write gives to path, whole or not at all
+// (wholefile.Write), and counts it.
 func writeWhole(path string, write func(io.Writer) error) (int64, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part") // 0600
-	if err != nil {
-		return 0, err
-	}
-	c := &counter{w: f}
-	err = write(c)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return 0, err
-	}
-	return c.n, nil
+	return wholefile.Write(path, func(w io.Writer) (int64, error) {
+		c := &counter{w: w}
+		err := write(c)
+		return c.n, err
+	})
 }
 
 // counter counts what is written through it.

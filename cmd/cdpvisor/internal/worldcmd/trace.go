@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/wholefile"
 )
 
 // checkTrace refuses trace's --since and --format before anything is
@@ -63,7 +63,7 @@ func writeTrace(ctx context.Context, t state.Target, o Options, now time.Time, s
 	if path == "-" {
 		n, err = get(stdout)
 	} else {
-		n, err = writeWhole(path, get)
+		n, err = wholefile.Write(path, get)
 	}
 	if err != nil {
 		return traceError(t, o.Name, path, err)
@@ -89,31 +89,6 @@ func TraceFileName(name, format string, at time.Time) string {
 		ext = ".webm"
 	}
 	return name + "-" + at.Local().Format("20060102-150405") + ext
-}
-
-// writeWhole writes what get gives to path, private (0600), through a
-// file beside it renamed once complete: an error or an interrupt leaves no
-// half recording, and a file there before stays as it was.
-func writeWhole(path string, get func(io.Writer) (int64, error)) (int64, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part") // 0600
-	if err != nil {
-		return 0, err
-	}
-	n, err := get(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return n, err
-	}
-	return n, nil
 }
 
 // traceError words a recording that could not be written.
