@@ -27,7 +27,11 @@ type page struct {
 	// browser may have skipped the page's last paint; a capture is owed
 	// once it has been quiet for settle.
 	owed, capturing bool
-	requests        map[string]*pendingRequest
+	// level is the frameLevels entry its frames are made at; small counts
+	// the frames in a row small enough to go up, settling the frames
+	// still of the level before.
+	level, small, settling int
+	requests               map[string]*pendingRequest
 }
 
 // pendingAck is a frame whose acknowledgement waits for its time: the
@@ -40,12 +44,12 @@ type pendingAck struct {
 
 // The screencast: JPEG at most 1280 wide (the page's own size when
 // smaller), paced so that a page changing all the time is kept at about
-// frameBudget bytes a second, and never less than a frame a second.
+// frameBudget bytes a second, and never less than a frame a second
+// (framelevel.go makes the frames of a page that would not fit smaller).
 const (
-	frameQuality = 60
-	frameMax     = 1280
-	frameBudget  = 64 << 10 // bytes a second
-	maxAckGap    = 900 * time.Millisecond
+	frameMax    = 1280
+	frameBudget = 64 << 10 // bytes a second
+	maxAckGap   = 900 * time.Millisecond
 )
 
 // What the recorder asks of each page it records, on its own session.
@@ -56,7 +60,6 @@ var pageSetup = []struct {
 	{"Page.enable", nil},
 	{"Runtime.enable", nil},
 	{"Network.enable", map[string]any{"maxPostDataSize": 0}},
-	{"Page.startScreencast", map[string]any{"format": "jpeg", "quality": frameQuality, "maxWidth": frameMax, "maxHeight": frameMax, "everyNthFrame": 1}},
 }
 
 func (r *run) startSession(in *inst) {
@@ -234,12 +237,15 @@ func (r *run) answered(in *inst, a answerNews) {
 		in.session.Send("Target.detachFromTarget", map[string]any{"sessionId": a.session})
 		return
 	}
-	p.session = a.session
+	// The page's level is kept from when it was last recorded, so a
+	// recording switched off and on does not go down the levels again.
+	p.session, p.small, p.settling = a.session, 0, 0
 	in.sessions[a.session] = p
 	r.a.spec.Log.Debug().Str("instance", in.ID).Str("world", p.world).Str("target", p.id).Msg("recorder: recording a page")
 	for _, c := range pageSetup {
 		in.session.SendTo(p.session, c.method, c.params)
 	}
+	in.session.SendTo(p.session, "Page.startScreencast", screencastParams(frameLevels[p.level]))
 	if p.url != "" && r.isRecorded(p.world) {
 		r.keep(p.world, kindNavigation, time.Now(), pwtrace.Navigation{Page: p.id, URL: p.url, Time: time.Now()}, nil)
 	}
@@ -263,6 +269,7 @@ func (r *run) frame(in *inst, p *page, m frameNews) {
 	p.acks = append(p.acks, pendingAck{id: m.ack, due: due})
 	p.lastFrame, p.width, p.height, p.scrollX, p.scrollY = now, m.frame.Width, m.frame.Height, m.scrollX, m.scrollY
 	p.owed = p.owed || due.After(now)
+	r.adaptLevel(in, p, len(m.frame.JPEG))
 	r.ackPage(in, p, now)
 }
 
@@ -287,9 +294,10 @@ const settle = time.Second
 
 // capture asks the browser for the page as it shows now: its last paint,
 // which the screencast may have skipped while a frame waited for its
-// acknowledgement. At most 1280 wide, as the screencast's frames.
+// acknowledgement. At most 1280 wide, and at the best level whatever the
+// page's: one frame after a quiet second does not strain the budget.
 func (r *run) capture(in *inst, p *page) {
-	params := map[string]any{"format": "jpeg", "quality": frameQuality, "optimizeForSpeed": true}
+	params := map[string]any{"format": "jpeg", "quality": frameLevels[0].quality, "optimizeForSpeed": true}
 	if p.width > frameMax && p.height > 0 {
 		params["clip"] = map[string]any{"x": p.scrollX, "y": p.scrollY, "width": p.width, "height": p.height, "scale": float64(frameMax) / float64(p.width)}
 	}
