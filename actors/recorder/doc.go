@@ -6,7 +6,8 @@
 // What it records comes from sessions of its own that no client sees: a
 // CDP connection per instance's browser, attached to each page of a
 // recorded world (its screencast frames, acknowledged at a pace that keeps
-// a busy page under its byte budget; its navigations, console messages,
+// a busy page under its byte budget, made smaller for a page whose
+// frames outgrow it; its navigations, console messages,
 // page errors and network requests without bodies or header values but a
 // content type), and a stage in each world client's relay (its tap) that
 // notes the client's commands as actions under the journal's privacy
