@@ -101,14 +101,19 @@ func args(opts launch.Options, userDataDir string, piped bool) []string {
 		// Chromium refuses to start as root without it.
 		flags = append(flags, flag{"no-sandbox", ""})
 	}
+	_, headlessArg := proc.FlagValue(opts.ExtraArgs, "headless")
+	disable, extra := disabledFeatures(opts.Headless || headlessArg, opts.ExtraArgs)
+	if disable != "" {
+		flags = append(flags, flag{"disable-features", disable})
+	}
 	overridden := map[string]bool{}
-	for _, a := range opts.ExtraArgs {
+	for _, a := range extra {
 		if name, ok := proc.FlagName(a); ok {
 			overridden[name] = true
 		}
 	}
 	opensURL := false
-	for _, a := range opts.ExtraArgs {
+	for _, a := range extra {
 		if !strings.HasPrefix(a, "-") {
 			opensURL = true // headless Chromium refuses a second start URL
 		}
@@ -120,7 +125,7 @@ func args(opts launch.Options, userDataDir string, piped bool) []string {
 		}
 		args = append(args, f.String())
 	}
-	for _, a := range opts.ExtraArgs {
+	for _, a := range extra {
 		if name, ok := proc.FlagName(a); ok && ownedFlags[name] {
 			continue // cdpvisor owns these: use --user-data-dir / the endpoint instead
 		}

@@ -103,3 +103,42 @@ func TestFlagValue(t *testing.T) {
 		t.Error("single-dash b must not count as a flag")
 	}
 }
+
+func TestAHeadlessLaunchRunsNoBrowserUIRenderer(t *testing.T) {
+	ours := strings.Join(headlessUIFeatures, ",")
+	for _, c := range []struct {
+		name  string
+		opts  launch.Options
+		want  string // the one --disable-features's value; "": none
+		extra []string
+	}{
+		{name: "headless", opts: launch.Options{Headless: true}, want: ours},
+		{name: "headed keeps its UI", opts: launch.Options{}},
+		{name: "a headed launch keeps the caller's", opts: launch.Options{ExtraArgs: []string{"--disable-features=Foo"}}, want: "Foo"},
+		{name: "the caller's join ours, in one switch", opts: launch.Options{Headless: true, ExtraArgs: []string{"--disable-features=Foo,Bar", "--disable-features=Baz"}},
+			want: "Foo,Bar,Baz," + ours},
+		{name: "a feature the caller enables stays on", opts: launch.Options{Headless: true, ExtraArgs: []string{"--enable-features=*PreloadTopChromeWebUI<Trial,Other:p/1"}},
+			want:  strings.Join(slices.DeleteFunc(slices.Clone(headlessUIFeatures), func(f string) bool { return f == "PreloadTopChromeWebUI" }), ","),
+			extra: []string{"--enable-features=*PreloadTopChromeWebUI<Trial,Other:p/1"}},
+		{name: "headless asked as an extra argument", opts: launch.Options{ExtraArgs: []string{"--headless=old"}}, want: ours},
+	} {
+		args := Args(c.opts, "/p")
+		var values []string
+		for _, a := range args {
+			if name, value, _, ok := proc.SplitFlag(a); ok && name == "disable-features" {
+				values = append(values, value)
+			}
+		}
+		switch {
+		case c.want == "" && len(values) != 0:
+			t.Errorf("%s: --disable-features %q, want none", c.name, values)
+		case c.want != "" && (len(values) != 1 || values[0] != c.want):
+			t.Errorf("%s: --disable-features %q, want one, %q", c.name, values, c.want)
+		}
+		for _, e := range c.extra {
+			if !slices.Contains(args, e) {
+				t.Errorf("%s: %q dropped from %q", c.name, e, args)
+			}
+		}
+	}
+}
