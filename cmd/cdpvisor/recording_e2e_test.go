@@ -315,8 +315,9 @@ func (tr *replayTrace) check(t *testing.T, site string, killedAt time.Time) {
 		}
 	}
 	t.Logf("frames: %d before the crash (%d pages), %d after the relaunch (%d pages)", before, len(pagesBefore), after, len(pagesAfter))
-	if before < 2 || after < 2 || len(pagesBefore) < 2 || len(pagesAfter) < 2 {
-		t.Errorf("frames: %d before the crash of %d pages, %d after the relaunch of %d pages: want some of both agents' pages each side",
+	// After: both agents' pages and the page of the context Playwright made.
+	if before < 2 || after < 3 || len(pagesBefore) < 2 || len(pagesAfter) < 3 {
+		t.Errorf("frames: %d before the crash of %d pages, %d after the relaunch of %d pages: want some of both agents' pages each side, and of the context made after",
 			before, len(pagesBefore), after, len(pagesAfter))
 	}
 	if tr.jpegs == 0 {
@@ -373,7 +374,7 @@ func (tr *replayTrace) check(t *testing.T, site string, killedAt time.Time) {
 			t.Errorf("no %s action (inputs %v)", m, inputs)
 		}
 	}
-	for _, want := range []string{"/form?agent=puppeteer", "/form?agent=playwright", "/after?agent=puppeteer", "/after?agent=playwright"} {
+	for _, want := range []string{"/form?agent=puppeteer", "/form?agent=playwright", "/after?agent=puppeteer", "/after?agent=playwright", "/after?agent=playwright-made"} {
 		if !slices.ContainsFunc(tr.actions, func(a traceLine) bool { return a.Method == "Page.navigate" && a.Params["url"] == site+want }) {
 			t.Errorf("no Page.navigate action to %s", site+want)
 		}
@@ -386,7 +387,7 @@ func (tr *replayTrace) check(t *testing.T, site string, killedAt time.Time) {
 
 	// The site's requests.
 	for _, want := range []string{"/form?agent=puppeteer", "/form?agent=playwright", "/next?agent=puppeteer", "/next?agent=playwright",
-		"/after?agent=puppeteer", "/after?agent=playwright", "/api/submitted?len=14"} {
+		"/after?agent=puppeteer", "/after?agent=playwright", "/after?agent=playwright-made", "/api/submitted?len=14"} {
 		if !slices.Contains(tr.requests, site+want) {
 			t.Errorf("trace.network lacks %s", site+want)
 		}

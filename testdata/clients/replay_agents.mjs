@@ -19,7 +19,8 @@
 //      download). stdout: {"ready":"kill"}; stdin: one line (the test
 //      killed the browser and waited for it to be gone).
 //   2. On the same Browser objects: each opens a page again, goes to
-//      /after?agent=A, types, clicks #go, evaluates.
+//      /after?agent=A, types, clicks #go, evaluates; Playwright does the
+//      same in a context it makes (newContext), as agent playwright-made.
 //   3. stdout: {"ok":true,"before":[...],"after":[...]} (what #out said)
 // Exit codes: 0 ok, 1 failure (error on stderr), 2 overall timeout
 // (env CLIENT_TIMEOUT_MS, default 90000).
@@ -101,7 +102,13 @@ async function main() {
   await pwAgain.setViewportSize({ width: 800, height: 600 });
   after.push(await within(30000, puppeteerRound(ppAgain, `${base}/after?agent=puppeteer`, secret, false), 'Puppeteer after the kill'));
   after.push(await within(30000, playwrightRound(pwAgain, `${base}/after?agent=playwright`, secret, false), 'Playwright after the kill'));
+  // A context the Playwright agent makes inside the world (newContext):
+  // the world's too, so recorded.
+  const made = await within(30000, pw.newContext({ viewport: { width: 800, height: 600 } }), 'Playwright newContext');
+  const madePage = await within(30000, made.newPage(), 'Playwright newPage in its context');
+  after.push(await within(30000, playwrightRound(madePage, `${base}/after?agent=playwright-made`, secret, false), 'Playwright in its context'));
   await sleep(1500); // frames after the relaunch
+  await made.close();
   check(!disconnected, `'disconnected': ${disconnected}`);
 
   await pp.disconnect();
