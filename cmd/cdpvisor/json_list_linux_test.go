@@ -15,12 +15,15 @@ import (
 // lists, target type for target type: its browser_ui targets (Chromium 156,
 // headless too, lists its omnibox popup) are not left out. Both browsers are
 // fresh, on about:blank; the browser_ui targets come a moment after start,
-// so both lists are read until they agree.
+// so both lists are read until they agree. A headless cdpvisor runs no
+// browser UI of its own (issue 50): the features are turned back on with
+// --browser-arg, as a user may, and that must work too.
 func TestJSONListListsWhatChromiumLists(t *testing.T) {
 	chromium := actortest.Chromium(t)
 	own := startUsersChromium(t, t.TempDir()) // Chromium on a port of its own
 	port, _, _ := strings.Cut(readFile(t, filepath.Join(own.profile, "DevToolsActivePort")), "\n")
-	s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir())
+	s := startServe(t, nil, "--browser", chromium, "--state-dir", t.TempDir(),
+		"--browser-arg", "--enable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup")
 
 	var chromiums, ours []string
 	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
