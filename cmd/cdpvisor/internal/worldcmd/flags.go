@@ -19,7 +19,7 @@ func (o *Options) Register(fs *flag.FlagSet) (logLevel, logFormat *string) {
 	o.Seed.Register(fs)
 	o.Policy.Register(fs)
 	o.Record.Register(fs, "open: record the world (its pages and its clients' commands; world trace writes them); --record=false: a kept world's recording stops")
-	fs.BoolVar(&o.Forget, "forget", false, "close: also delete the world's profile (its kept cookies and localStorage, its network policy) and its journal")
+	fs.BoolVar(&o.Forget, "forget", false, "close: also delete the world's profile (its kept cookies and localStorage, its network policy), its journal and its recording")
 	fs.StringVar(&o.Since, "since", "", "journal: the entries after this one (its seq) or after this RFC 3339 time; trace: what came after this RFC 3339 time, or this long ago (10m)")
 	fs.BoolVar(&o.Follow, "follow", false, "journal: then print each new entry as it comes, until interrupted")
 	fs.StringVar(&o.Output, "output", "", "export: write the storage state to this file (made private, 0600) instead of stdout; "+
