@@ -155,9 +155,13 @@ type recordedSpan struct {
 }
 
 // recordingStatus is what cdpbench reads of GET
-// /cdpvisor/worlds/NAME/recording and /cdpvisor/recordings.
+// /cdpvisor/worlds/NAME/recording and /cdpvisor/recordings (the
+// recorder's Totals), with a struct of its own: it measures a binary. The
+// counts are the coordinator's since it started; bytes and worlds what is
+// kept now.
 type recordingStatus struct {
 	Recorded       bool  `json:"recorded"`
+	Worlds         int   `json:"worlds"` // /cdpvisor/recordings only
 	Bytes          int64 `json:"bytes"`
 	DroppedBytes   int64 `json:"dropped_bytes"`
 	FramesReceived int64 `json:"frames_received"`

@@ -76,24 +76,9 @@ func (c config) recordFlags() []string {
 		"--record-total-cap", strconv.FormatInt(int64(c.SoakRecordTotalCap), 10)}
 }
 
-// soakRecTotals is GET /cdpvisor/recordings' answer (the recorder's
-// Totals, read with a struct of the bench's own: it measures a binary).
-// The counts are the coordinator's since it started; bytes and worlds
-// what is kept now.
-type soakRecTotals struct {
-	Worlds         int   `json:"worlds"`
-	Bytes          int64 `json:"bytes"`
-	DroppedBytes   int64 `json:"dropped_bytes"`
-	FramesReceived int64 `json:"frames_received"`
-	FramesWritten  int64 `json:"frames_written"`
-	WriteFailures  int64 `json:"write_failures"`
-	NotesDropped   int64 `json:"notes_dropped"`
-	Pages          int   `json:"pages"`
-}
-
 // lostPct is the frames lost in %: those received and not written, and
 // the notes dropped (the recorder behind), over the frames received.
-func (t soakRecTotals) lostPct() float64 {
+func (t recordingStatus) lostPct() float64 {
 	if t.FramesReceived <= 0 {
 		return 100
 	}
@@ -101,7 +86,7 @@ func (t soakRecTotals) lostPct() float64 {
 }
 
 // recordingTotals asks the coordinator; nil: no answer.
-func recordingTotals(ctx context.Context, endpoint string) *soakRecTotals {
+func recordingTotals(ctx context.Context, endpoint string) *recordingStatus {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+"/cdpvisor/recordings", nil)
 	if err != nil {
 		return nil
@@ -114,7 +99,7 @@ func recordingTotals(ctx context.Context, endpoint string) *soakRecTotals {
 	if resp.StatusCode != http.StatusOK {
 		return nil
 	}
-	var t soakRecTotals
+	var t recordingStatus
 	if json.NewDecoder(resp.Body).Decode(&t) != nil {
 		return nil
 	}
@@ -203,9 +188,9 @@ type soakRecording struct {
 	WorldsMax    int   `json:"worlds_max"`
 	// End: the coordinator's totals after the runs, before the worlds are
 	// forgotten; EndDisk the recordings dir then.
-	End     soakRecTotals `json:"end"`
-	EndDisk soakRecDisk   `json:"end_disk"`
-	LostPct float64       `json:"frames_lost_pct"`
+	End     recordingStatus `json:"end"`
+	EndDisk soakRecDisk     `json:"end_disk"`
+	LostPct float64         `json:"frames_lost_pct"`
 	// Left: the recordings dir once cdpvisor stopped. Fresh worlds' are
 	// leftovers; the named worlds' are kept by design (the soak forgets
 	// them first, so none is expected), under the caps.

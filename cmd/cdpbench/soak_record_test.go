@@ -102,10 +102,10 @@ func TestSoakRecordingVerdicts(t *testing.T) {
 	}
 	clean := func() *soakResult {
 		r := &soakResult{Recording: &soakRecording{Cap: 20 * mb, TotalCap: 100 * mb,
-			End: soakRecTotals{FramesReceived: 10000, FramesWritten: 9990, NotesDropped: 5}}}
+			End: recordingStatus{FramesReceived: 10000, FramesWritten: 9990, NotesDropped: 5}}}
 		for s := 0; s < 20*60; s += 10 {
 			b := min(int64(s)*mb/6, 100*mb) // the cap reached at 10 min
-			r.Samples = append(r.Samples, soakSample{T: float64(s), Rec: &soakRecTotals{Bytes: b}})
+			r.Samples = append(r.Samples, soakSample{T: float64(s), Rec: &recordingStatus{Bytes: b}})
 		}
 		r.Recording.EndDisk = soakRecDisk{Bytes: 99 * mb, Worlds: 6, LargestWorld: 20 * mb}
 		r.summarizeRecording(5*time.Minute, 20*time.Minute)
@@ -148,7 +148,7 @@ func TestSoakRecordingVerdicts(t *testing.T) {
 		t.Errorf("1.1 %% lost passed: %q", v)
 	}
 	r = clean()
-	r.Recording.End = soakRecTotals{}
+	r.Recording.End = recordingStatus{}
 	r.summarizeRecording(5*time.Minute, 20*time.Minute)
 	if v := verdict(r, "soak: frames lost"); v != met(false) {
 		t.Errorf("a run that recorded nothing passed: %q", v)
@@ -190,7 +190,7 @@ func TestSoakLevelsOfAShortRunAreNotJudged(t *testing.T) {
 // the recordings or without an answer.
 func TestSoakCSVHasTheRecordings(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "soak.csv")
-	r := &soakResult{Samples: []soakSample{{T: 60, Rec: &soakRecTotals{Bytes: 3 << 20, Worlds: 4, FramesReceived: 9}, RecDisk: soakRecDisk{Bytes: 2 << 20}}, {T: 70}}}
+	r := &soakResult{Samples: []soakSample{{T: 60, Rec: &recordingStatus{Bytes: 3 << 20, Worlds: 4, FramesReceived: 9}, RecDisk: soakRecDisk{Bytes: 2 << 20}}, {T: 70}}}
 	if err := r.writeFiles(path, ""); err != nil {
 		t.Fatal(err)
 	}

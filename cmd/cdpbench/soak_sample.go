@@ -32,8 +32,8 @@ type soakSample struct {
 	// The recordings (--soak-record): GET /cdpvisor/recordings (nil: no
 	// answer, or not recording) and the recordings dir on disk. The state
 	// dir's figures above leave the recordings out.
-	Rec     *soakRecTotals `json:"recordings,omitempty"`
-	RecDisk soakRecDisk    `json:"recordings_disk,omitzero"`
+	Rec     *recordingStatus `json:"recordings,omitempty"`
+	RecDisk soakRecDisk      `json:"recordings_disk,omitzero"`
 }
 
 // sampleEvery samples until ctx ends.
