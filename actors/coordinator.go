@@ -22,6 +22,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/leases"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
 	"github.com/cdpvisor/cdpvisor/actors/metrics"
+	"github.com/cdpvisor/cdpvisor/actors/pacing"
 	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/profiles"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
@@ -92,6 +93,12 @@ type CoordinatorConfig struct {
 	RecordCap      int64
 	RecordTotalCap int64
 	KeepRecordings bool
+	// The crowd (actors/pacing). MaxLoads is how many page loads of the
+	// worlds' clients each browser runs at once, the next waiting their
+	// turn (0: as many as the machine has processors; negative: no
+	// pacing); MaxWorlds the most worlds an instance opens (0: no limit).
+	MaxLoads  int
+	MaxWorlds int
 
 	// The edge. Words says the fixes of errors the endpoints answer (the
 	// command line's for the flags this coordinator was started with); nil:
@@ -164,6 +171,10 @@ func NewCoordinator(cfg CoordinatorConfig) (*Coordinator, error) {
 		c.guard = watchdog.New(watchdog.Spec{Exe: cfg.WatchdogExe, StateFile: state.FileName(cfg.StateDir, os.Getpid()), Log: cfg.Log})
 	}
 	c.features = c.plugged()
+	if err := c.measured(); err != nil {
+		l.Close()
+		return nil, err
+	}
 	if c.def, err = c.buildInstance(cfg.Launch, l, "", cfg.UsersBrowser); err != nil {
 		l.Close()
 		return nil, err
@@ -303,7 +314,10 @@ func (c *Coordinator) plugged() []plug.Feature {
 	if c.journal != nil {
 		fs = append(fs, c.journal)
 	}
-	fs = append(fs, c.recorder, c.liveView)
+	// After the live view: a load a human's hold keeps waits for the hand-back
+	// before it waits for its turn.
+	fs = append(fs, c.recorder, c.liveView, pacing.New(pacing.Spec{MaxLoads: c.cfg.MaxLoads, MaxWorlds: c.cfg.MaxWorlds,
+		Log: c.cfg.Log.With().Str("actor", "pacing").Logger()}))
 	if c.guard != nil {
 		fs = append(fs, plug.Actors{c.guard})
 	}
@@ -322,6 +336,18 @@ func (c *Coordinator) mounts() []proxy.Mount {
 		}
 	}
 	return m
+}
+
+// measured gives the metrics the features' own.
+func (c *Coordinator) measured() error {
+	for _, f := range c.features {
+		if m, ok := f.(plug.MetricsSource); ok {
+			if err := c.metrics.Register(m.Collectors()...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // relayStages make, in their order, the features' stages of each world

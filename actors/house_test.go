@@ -222,18 +222,19 @@ func TestFilesStaySmall(t *testing.T) {
 // The arrows the intended picture forbids (../shared/architecture.json's
 // "never"), by package prefix: from, to, why.
 var never = []struct{ from, to []string }{
-	{[]string{"fsm"}, []string{"actors", "transport"}},                                                                              // machines are pure: driven, they know no actors and no wire
-	{[]string{"transport", "actors/multiplex"}, []string{"actors/relay"}},                                                           // framing knows no supervision
-	{[]string{"actors/browser"}, []string{"actors/relay"}},                                                                          // the browser knows no clients
-	{[]string{"actors/launch"}, []string{"actors/browser"}},                                                                         // launchers are plain functions and processes
-	{[]string{"actors/proxy"}, append([]string{"actors/liveview", "actors/journal", "actors/recorder"}, worldsRoom...)},             // the proxy routes; features mount their handlers
-	{[]string{"actors/relay"}, append([]string{"actors/liveview", "actors/journal", "actors/recorder"}, worldsRoom...)},             // the relay runs stages it does not name
-	{[]string{"actors/state"}, worldsRoom},                                                                                          // state is how coordinators are found
-	{[]string{"actors"}, []string{"cmd"}},                                                                                           // actors are driven by messages, not by the CLI
-	{[]string{"cmd/cdpbench"}, []string{"actors", "fsm", "transport"}},                                                              // the bench measures a binary
-	{[]string{"actors/recorder/pwtrace", "actors/recorder/video", "actors/recorder/store"}, []string{"actors", "fsm", "transport"}}, // formats and files: the recorder hands them plain records
-	{[]string{"actors/recorder"}, []string{"actors/journal", "actors/liveview"}},                                                    // the recorder hears the others through their hooks
-	{append([]string{"actors/journal", "actors/liveview", "actors/downloads"}, worldsRoom...), []string{"actors/recorder"}},         // nothing reaches into the recorder: it plugs in
+	{[]string{"fsm"}, []string{"actors", "transport"}},                                                                                       // machines are pure: driven, they know no actors and no wire
+	{[]string{"transport", "actors/multiplex"}, []string{"actors/relay"}},                                                                    // framing knows no supervision
+	{[]string{"actors/browser"}, []string{"actors/relay"}},                                                                                   // the browser knows no clients
+	{[]string{"actors/launch"}, []string{"actors/browser"}},                                                                                  // launchers are plain functions and processes
+	{[]string{"actors/proxy"}, append([]string{"actors/liveview", "actors/journal", "actors/recorder", "actors/pacing"}, worldsRoom...)},     // the proxy routes; features mount their handlers
+	{[]string{"actors/relay"}, append([]string{"actors/liveview", "actors/journal", "actors/recorder", "actors/pacing"}, worldsRoom...)},     // the relay runs stages it does not name
+	{[]string{"actors/state"}, worldsRoom},                                                                                                   // state is how coordinators are found
+	{[]string{"actors"}, []string{"cmd"}},                                                                                                    // actors are driven by messages, not by the CLI
+	{[]string{"cmd/cdpbench"}, []string{"actors", "fsm", "transport"}},                                                                       // the bench measures a binary
+	{[]string{"actors/recorder/pwtrace", "actors/recorder/video", "actors/recorder/store"}, []string{"actors", "fsm", "transport"}},          // formats and files: the recorder hands them plain records
+	{[]string{"actors/recorder"}, []string{"actors/journal", "actors/liveview"}},                                                             // the recorder hears the others through their hooks
+	{append([]string{"actors/journal", "actors/liveview", "actors/downloads"}, worldsRoom...), []string{"actors/recorder"}},                  // nothing reaches into the recorder: it plugs in
+	{append([]string{"actors/journal", "actors/liveview", "actors/recorder", "actors/downloads"}, worldsRoom...), []string{"actors/pacing"}}, // nor into pacing
 }
 
 // An actor knows no coordinator: no package under actors/ but the tree's

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/liveview"
+	"github.com/cdpvisor/cdpvisor/actors/plug"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
@@ -54,6 +55,20 @@ func (c *Coordinator) Status(ctx context.Context) ([]InstanceStatus, error) {
 		out = append(out, is)
 	}
 	return out, nil
+}
+
+// Reports are what the features add to an instance's status, by their
+// keys.
+func (c *Coordinator) Reports(ctx context.Context, instance string) map[string]any {
+	out := map[string]any{}
+	for _, f := range c.features {
+		if r, ok := f.(plug.Reporter); ok {
+			if key, v, ok := r.Report(ctx, instance); ok {
+				out[key] = v
+			}
+		}
+	}
+	return out
 }
 
 // Progress reports a step of a long operation (MCP progress notifications).

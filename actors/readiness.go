@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/plug"
 )
 
 // Ready says whether this coordinator takes new clients, for an
 // orchestrator's /health/ready: not while it drains, nor at its instance
 // capacity, nor while its default browser's launches keep failing (the
-// launch backoff holds demands back).
+// launch backoff holds demands back), nor while a feature says it is full
+// (plug.Readiness).
 func (c *Coordinator) Ready(ctx context.Context) (bool, string) {
 	if c.draining.Load() {
 		return false, "draining: cdpvisor is stopping, its connected clients are served until they leave"
@@ -19,6 +22,13 @@ func (c *Coordinator) Ready(ctx context.Context) (bool, string) {
 	}
 	if st, err := c.def.Browser.Status(ctx); err == nil && st.NextLaunchAt != nil {
 		return false, "its browser's launches keep failing: " + st.LastLaunchError
+	}
+	for _, f := range c.features {
+		if r, ok := f.(plug.Readiness); ok {
+			if ready, why := r.Ready(ctx); !ready {
+				return false, why
+			}
+		}
 	}
 	return true, ""
 }

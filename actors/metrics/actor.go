@@ -76,6 +76,16 @@ func (a *Actor) Handler() http.Handler {
 	return promhttp.HandlerFor(a.registry, promhttp.HandlerOpts{ErrorLog: promLog{a.log}})
 }
 
+// Register adds metrics of a feature's own (plug.MetricsSource).
+func (a *Actor) Register(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := a.registry.Register(c); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
+}
+
 // Traffic is what the relays count into.
 func (a *Actor) Traffic() *relay.Traffic { return &a.traffic }
 

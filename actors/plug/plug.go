@@ -8,6 +8,7 @@ package plug
 import (
 	"context"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/thejerf/suture/v4"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
@@ -77,3 +78,21 @@ type Instance struct {
 type Actors []suture.Service
 
 func (s Actors) Services() []suture.Service { return s }
+
+// Reporter adds what a feature knows of an instance to its status
+// (coordinator_status, status --json), under the feature's key; ok false:
+// nothing to add.
+type Reporter interface {
+	Report(ctx context.Context, instance string) (key string, v any, ok bool)
+}
+
+// Readiness has a say in the coordinator's readiness (/health/ready): not
+// ready, with why, while the feature cannot take new clients (full).
+type Readiness interface {
+	Ready(ctx context.Context) (ready bool, why string)
+}
+
+// MetricsSource brings metrics of its own to /metrics.
+type MetricsSource interface {
+	Collectors() []prometheus.Collector
+}

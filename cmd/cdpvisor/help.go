@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/crowdflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 )
 
@@ -35,7 +36,7 @@ var placeholders = map[string]string{
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE", "since": "SEQ|TIME",
-	"record-cap": "SIZE", "record-total-cap": "SIZE", "format": "trace|webm",
+	"record-cap": "SIZE", "max-loads": "N", "record-total-cap": "SIZE", "format": "trace|webm",
 }
 
 // seedFlags seed a world when it is made (world open, wrap --isolate).
@@ -59,6 +60,7 @@ var (
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop", "debug-pprof"}}
 	worldsFlags   = flagGroup{"Worlds", []string{"journal"}}
 	recordFlags   = flagGroup{"Recording (world trace)", recordflags.Names}
+	crowdFlags    = flagGroup{"A crowd of agents (GET /cdpvisor/pressure)", crowdflags.Names}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
 )
 
@@ -68,7 +70,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"serve [flags]"},
 		about: "Prints the endpoint (http://127.0.0.1:PORT) as the one line on stdout. The browser starts on the first\n" +
 			"request, is relaunched when it dies, and everything it started is removed when cdpvisor stops.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags, crowdFlags,
 			{"Beyond loopback (a fleet's replica)", []string{"listen", "token-file", "allow-host", "drain-timeout"}}, logFlags},
 		examples: []string{
 			"cdpvisor serve --port 9222",
@@ -83,7 +85,7 @@ var docs = map[string]commandDoc{
 		usage:   []string{"mcp [flags]"},
 		about: "Speaks MCP on stdio (its lifecycle tools: coordinator_status, coordinator_launch_browser, …) and owns a\n" +
 			"stable CDP endpoint on loopback; exits when stdin closes or its host goes.",
-		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags,
+		groups: []flagGroup{endpointFlags, browserFlags, healthFlags, worldsFlags, recordFlags, crowdFlags,
 			{"Instances", []string{"instance-ports", "max-instances"}}, logFlags},
 		examples: []string{
 			`{"mcpServers": {"browser": {"command": "cdpvisor", "args": ["mcp"]}}}`,

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/crowdflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 )
 
@@ -22,9 +23,11 @@ import (
 func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io.Writer) error {
 	var f supervisorFlags
 	var rec recordflags.Coordinator
+	var crowd crowdflags.Coordinator
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	f.register(fs)
 	rec.Register(fs)
+	crowd.Register(fs)
 	instancePorts := fs.String("instance-ports", "", "port range for extra instances, e.g. 3301-3399 (default: any free port)")
 	maxInstances := fs.Int("max-instances", 99, "most instances at once, the default one included")
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -44,6 +47,7 @@ func runMCP(args []string, sys launch.System, stdin io.Reader, stdout, stderr io
 	}
 	cfg.MaxInstances = *maxInstances
 	rec.Apply(&cfg)
+	crowd.Apply(&cfg)
 	c, err := actors.NewCoordinator(cfg)
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/launch/detect"
 	"github.com/cdpvisor/cdpvisor/actors/launch/launchers"
 	"github.com/cdpvisor/cdpvisor/actors/state"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/crowdflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/remedywords"
 )
@@ -148,9 +149,11 @@ func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error 
 	var f supervisorFlags
 	var fleet fleetFlags
 	var rec recordflags.Coordinator
+	var crowd crowdflags.Coordinator
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	f.register(fs)
 	rec.Register(fs)
+	crowd.Register(fs)
 	fleet.register(fs)
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -163,6 +166,7 @@ func runServe(args []string, sys launch.System, stdout, stderr io.Writer) error 
 		return err
 	}
 	rec.Apply(&cfg)
+	crowd.Apply(&cfg)
 	c, err := actors.NewCoordinator(cfg)
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 // process group pgid. Zombies are ignored: whoever reaps them is not us.
 func GroupAlive(pgid int) bool {
 	alive := false
-	eachInGroup(pgid, func(int64) bool { alive = true; return false })
+	eachInGroup(pgid, func(string, [][]byte) bool { alive = true; return false })
 	return alive
 }
 
@@ -19,13 +19,18 @@ func GroupAlive(pgid int) bool {
 // the browser's group), in bytes.
 func GroupRSS(pgid int) (int64, error) {
 	var pages int64
-	eachInGroup(pgid, func(rss int64) bool { pages += rss; return true })
+	eachInGroup(pgid, func(_ string, f [][]byte) bool {
+		rss, _ := strconv.ParseInt(string(f[21]), 10, 64)
+		pages += rss
+		return true
+	})
 	return pages * int64(os.Getpagesize()), nil
 }
 
-// eachInGroup calls visit with the resident pages of each live process of
-// group pgid, until visit returns false.
-func eachInGroup(pgid int, visit func(rssPages int64) bool) {
+// eachInGroup calls visit with the pid and the stat fields after the
+// command (state ppid pgrp …) of each live process of group pgid, until
+// visit returns false.
+func eachInGroup(pgid int, visit func(pid string, fields [][]byte) bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return
@@ -51,8 +56,7 @@ func eachInGroup(pgid int, visit func(rssPages int64) bool) {
 		if g, _ := strconv.Atoi(string(f[2])); g != pgid {
 			continue
 		}
-		rss, _ := strconv.ParseInt(string(f[21]), 10, 64)
-		if !visit(rss) {
+		if !visit(e.Name(), f) {
 			return
 		}
 	}

@@ -1,0 +1,136 @@
+// Package pacing is the PacingActor: it paces the page loads of every
+// world's clients (a fair queue per instance, a number of loads at once
+// that follows the machine) and tells how hard pressed each instance is
+// (/cdpvisor/pressure, /metrics, coordinator_status, readiness). Past its
+// saturation a browser given every load at once gets slower for everyone
+// (measured in docs/performance.md); a load let go when one finishes keeps
+// the browser at the pace it runs well.
+package pacing
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/plug"
+)
+
+// Spec configures the PacingActor.
+type Spec struct {
+	// MaxLoads is how many page loads each instance's browser runs at once
+	// before the next wait their turn; 0: DefaultMaxLoads; negative: no
+	// pacing (every load at once, counted all the same).
+	MaxLoads int
+	// MaxWorlds is the most worlds an instance opens (serve --max-worlds);
+	// 0: no limit. An instance at it is not available.
+	MaxWorlds int
+	// LoadBound is how long a load holds its slot at most, when its page
+	// never says it loaded; 0: DefaultLoadBound.
+	LoadBound time.Duration
+	Log       zerolog.Logger
+}
+
+// DefaultLoadBound lets a load's slot go when its page has not loaded
+// after it: a page that never fires its load event (a stream, a long poll)
+// holds up the others that long at most.
+const DefaultLoadBound = 5 * time.Second
+
+// DefaultMaxLoads is the loads at once an instance runs by default: as
+// many as the machine has processors (measured: `cdpbench --only crowd`).
+func DefaultMaxLoads() int { return max(2, runtime.NumCPU()) }
+
+// Actor is the PacingActor. It owns each instance's slots, its queue of
+// loads waiting, and the figures of its pressure.
+type Actor struct {
+	spec    Spec
+	mailbox chan request
+}
+
+// What pacing brings to the coordinator (actors/plug).
+var (
+	_ plug.Feature         = (*Actor)(nil)
+	_ plug.Stager          = (*Actor)(nil)
+	_ plug.Mounter         = (*Actor)(nil)
+	_ plug.InstanceWatcher = (*Actor)(nil)
+	_ plug.Reporter        = (*Actor)(nil)
+	_ plug.Readiness       = (*Actor)(nil)
+	_ plug.MetricsSource   = (*Actor)(nil)
+)
+
+// New makes the actor; it does nothing until served.
+func New(spec Spec) *Actor {
+	if spec.MaxLoads == 0 {
+		spec.MaxLoads = DefaultMaxLoads()
+	}
+	if spec.LoadBound <= 0 {
+		spec.LoadBound = DefaultLoadBound
+	}
+	return &Actor{spec: spec, mailbox: make(chan request)}
+}
+
+func (a *Actor) String() string { return "pacing" }
+
+// ticket names a load, from its ask for a slot to its slot's release.
+type ticket uint64
+
+// ErrUnknownInstance: the instance is not followed (closed, or not yet
+// made).
+var ErrUnknownInstance = errors.New("pacing: unknown instance")
+
+// acquire waits for a slot for a load of world in instance and returns its
+// ticket; ctx done first: the load is withdrawn (a slot granted meanwhile
+// is given back).
+func (a *Actor) acquire(ctx context.Context, instance, world string) (ticket, error) {
+	g, err := actor.Ask(ctx, a.mailbox, func(r chan grant) request {
+		return askSlot{instance: instance, world: world, asked: time.Now(), reply: r}
+	})
+	if err != nil {
+		return 0, err
+	}
+	if g.err != nil || g.granted == nil {
+		return g.t, g.err
+	}
+	select {
+	case <-g.granted:
+		return g.t, nil
+	case <-ctx.Done():
+		a.release(g.t)
+		return 0, ctx.Err()
+	}
+}
+
+// release gives a load's slot back (its page loaded, it failed, its client
+// left), or withdraws a load still waiting. A ticket already released is
+// ignored.
+func (a *Actor) release(t ticket) {
+	if t == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), tellTimeout)
+	defer cancel()
+	_ = actor.Send(ctx, a.mailbox, request(releaseSlot{t: t}))
+}
+
+// tellTimeout bounds a release: the actor answers at once unless it is
+// stopping, when nothing is paced anymore.
+const tellTimeout = 2 * time.Second
+
+// Serve runs the actor until ctx is done.
+func (a *Actor) Serve(ctx context.Context) error {
+	r := newRun(a)
+	defer r.stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case m := <-a.mailbox:
+			r.handle(m)
+		case <-r.expiry.C:
+			r.expire(time.Now())
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package pacing
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/cdpvisor/cdpvisor/actors/actor"
+	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
+)
+
+// Pressure is how hard pressed an instance is: GET /cdpvisor/pressure,
+// its gauges in /metrics, its part of coordinator_status.
+type Pressure struct {
+	Instance string `json:"instance"`
+	Worlds   int    `json:"worlds"`
+	// MaxWorlds is serve --max-worlds; 0: no limit.
+	MaxWorlds int `json:"max_worlds"`
+	// Pages are the pages of its worlds.
+	Pages        int `json:"pages"`
+	LoadsRunning int `json:"loads_running"`
+	LoadsQueued  int `json:"loads_queued"`
+	// MaxLoads is the loads it runs at once (serve --max-loads); 0: no
+	// pacing.
+	MaxLoads int `json:"max_loads"`
+	// WaitedMS is how long the loads let go in the last minute waited.
+	WaitedMS Waited `json:"waited_ms"`
+	// BrowserCPUPercent is its browser's processor use over the last
+	// seconds, in percent of one processor; nil: not known (no browser
+	// runs, or not on this system).
+	BrowserCPUPercent *float64 `json:"browser_cpu_percent"`
+	// BrowserMemoryBytes is its browser's memory, every process of it:
+	// proportional (PSS) where the system tells it, else resident; 0: no
+	// browser runs.
+	BrowserMemoryBytes int64 `json:"browser_memory_bytes"`
+	// IsAvailable: it takes a new world (fewer than MaxWorlds are open).
+	IsAvailable bool `json:"is_available"`
+}
+
+// Waited are the median and 99th percentile of the waits, in
+// milliseconds, and how many loads they are of.
+type Waited struct {
+	P50   float64 `json:"p50"`
+	P99   float64 `json:"p99"`
+	Loads int     `json:"loads"`
+}
+
+// Pressure reads an instance's pressure of the moment ("": the default
+// instance; a port: the instance whose endpoint it is; else an id). It
+// asks the instance's worlds and reads its browser's memory, off the
+// actor.
+func (a *Actor) Pressure(ctx context.Context, ref string) (Pressure, error) {
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan figuresAnswer) request { return askFigures{ref: ref, now: time.Now(), reply: r} })
+	if err == nil {
+		err = got.err
+	}
+	if err != nil {
+		return Pressure{}, err
+	}
+	f, inst := got.f, got.inst
+	p := Pressure{
+		Instance: inst.ID, MaxWorlds: a.spec.MaxWorlds, LoadsRunning: f.running, LoadsQueued: f.queued, MaxLoads: max(0, a.spec.MaxLoads),
+		WaitedMS: Waited{P50: ms(f.p50), P99: ms(f.p99), Loads: f.waited},
+	}
+	if !math.IsNaN(f.cpuPercent) {
+		cpu := math.Round(f.cpuPercent*10) / 10
+		p.BrowserCPUPercent = &cpu
+	}
+	if inst.Worlds != nil {
+		list, err := inst.Worlds.List(ctx)
+		if err != nil {
+			return Pressure{}, fmt.Errorf("the worlds of instance %s: %w", inst.ID, err)
+		}
+		for _, s := range list {
+			if s.Open {
+				p.Worlds++
+				p.Pages += s.Pages
+			}
+		}
+	}
+	p.IsAvailable = a.spec.MaxWorlds <= 0 || p.Worlds < a.spec.MaxWorlds
+	if inst.Browser == nil {
+		return p, nil
+	}
+	if st, err := inst.Browser.Status(ctx); err == nil && st.Pid != 0 {
+		if pss, err := proc.GroupPSS(st.Pid); err == nil {
+			p.BrowserMemoryBytes = pss
+		}
+	}
+	return p, nil
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d)/float64(time.Millisecond)*10) / 10 }
