@@ -133,7 +133,7 @@ func TestASlotComesBackWhateverBecomesOfItsLoad(t *testing.T) {
 	wa.send(1, "Page.navigate", "S1")
 	wa.expect(t, 1, "Page.navigate")
 	wb.send(1, "Page.navigate", "T1")
-	wb.quiet(t) // well within the bound
+	wb.quiet(t)                                                                    // well within the bound
 	wa.chromium.In <- []byte(`{"id":1,"result":{"frameId":"F"},"sessionId":"S1"}`) // same document: no loader
 	wa.client.Next(t)
 	wb.expect(t, 1, "Page.navigate")
@@ -152,7 +152,7 @@ func TestASlotComesBackWhateverBecomesOfItsLoad(t *testing.T) {
 	}
 
 	wb.send(3, "Page.navigate", "T1") // waits behind b's own, whose page has not loaded
-	wb.client.Close(1000, "")          // b leaves: its slot and its waiting load are given back
+	wb.client.Close(1000, "")         // b leaves: its slot and its waiting load are given back
 	waitFor(t, func() bool { r, q := figuresNow(t, a); return r == 0 && q == 0 })
 	wa.send(3, "Page.navigate", "S1")
 	wa.expect(t, 3, "Page.navigate")

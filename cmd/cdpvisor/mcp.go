@@ -13,8 +13,8 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/actor"
 	"github.com/cdpvisor/cdpvisor/actors/launch"
 	"github.com/cdpvisor/cdpvisor/actors/launch/proc"
-	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/crowdflags"
+	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/mcptools"
 	"github.com/cdpvisor/cdpvisor/cmd/cdpvisor/internal/recordflags"
 )
 
