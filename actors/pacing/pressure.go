@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/actor"
@@ -92,3 +93,31 @@ func (a *Actor) Pressure(ctx context.Context, ref string) (Pressure, error) {
 }
 
 func ms(d time.Duration) float64 { return math.Round(float64(d)/float64(time.Millisecond)*10) / 10 }
+
+// String is the pressure in a line, for coordinator_status's text.
+func (p Pressure) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pressure: %d world(s)", p.Worlds)
+	if p.MaxWorlds > 0 {
+		fmt.Fprintf(&b, " of at most %d", p.MaxWorlds)
+	}
+	fmt.Fprintf(&b, ", %d page(s); page loads: %d running, %d waiting their turn", p.Pages, p.LoadsRunning, p.LoadsQueued)
+	if p.MaxLoads > 0 {
+		fmt.Fprintf(&b, " (%d at once)", p.MaxLoads)
+	} else {
+		b.WriteString(" (not paced)")
+	}
+	if p.WaitedMS.Loads > 0 {
+		fmt.Fprintf(&b, ", waited p50 %g ms, p99 %g ms over the last minute's %d", p.WaitedMS.P50, p.WaitedMS.P99, p.WaitedMS.Loads)
+	}
+	if p.BrowserCPUPercent != nil {
+		fmt.Fprintf(&b, "; browser %g%% CPU", *p.BrowserCPUPercent)
+	}
+	if p.BrowserMemoryBytes > 0 {
+		fmt.Fprintf(&b, ", %d MB", p.BrowserMemoryBytes>>20)
+	}
+	if !p.IsAvailable {
+		b.WriteString("; full: a new world is refused")
+	}
+	return b.String()
+}

@@ -2,6 +2,7 @@ package state
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
 	"time"
 
@@ -45,6 +46,9 @@ type InstanceStatus struct {
 	// DownloadDir is where its downloads land (absent for coordinators
 	// older than downloads).
 	DownloadDir string `json:"download_dir,omitempty"`
+	// Pressure is how hard pressed it is, as its endpoint's PressurePath
+	// tells (absent for older coordinators).
+	Pressure json.RawMessage `json:"pressure,omitempty"`
 }
 
 // LiveViewPath is where a coordinator's endpoint serves its live view.
@@ -88,6 +92,7 @@ func Collect(ctx context.Context, dir string, log zerolog.Logger) []CoordinatorS
 					if b := h.Browser; b != nil && b.Running() {
 						is.UptimeSeconds = time.Since(*b.StartedAt).Round(time.Second).Seconds()
 					}
+					is.Pressure, _ = fetchPressure(ctx, s.Port, inst.ID)
 				}
 				c.Instances = append(c.Instances, is)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
+	"github.com/cdpvisor/cdpvisor/actors/pacing"
 	"github.com/cdpvisor/cdpvisor/actors/state"
 )
 
@@ -92,6 +93,10 @@ func printStatus(stdout io.Writer, list []state.CoordinatorStatus) error {
 				}
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
+			var p pacing.Pressure
+			if json.Unmarshal(i.Pressure, &p) == nil && (p.Worlds > 0 || !p.IsAvailable) {
+				notes = append(notes, fmt.Sprintf("%s: %s", i.ID, p))
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {

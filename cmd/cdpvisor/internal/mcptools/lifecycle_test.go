@@ -70,6 +70,17 @@ func TestMCPStatusIsStatusJSON(t *testing.T) {
 			g.Browser == nil || w.Browser == nil || g.Browser.State != w.Browser.State || g.Browser.Pid != w.Browser.Pid {
 			t.Errorf("instance %d: coordinator_status %+v, status --json %+v", i, g, w)
 		}
+		// Both tell its pressure, as GET /cdpvisor/pressure does.
+		for side, raw := range map[string]json.RawMessage{"coordinator_status": g.Pressure, "status --json": w.Pressure} {
+			var p struct {
+				Instance    string `json:"instance"`
+				MaxLoads    *int   `json:"max_loads"`
+				IsAvailable *bool  `json:"is_available"`
+			}
+			if err := json.Unmarshal(raw, &p); err != nil || p.Instance != g.ID || p.MaxLoads == nil || *p.MaxLoads < 1 || p.IsAvailable == nil || !*p.IsAvailable {
+				t.Errorf("instance %d: %s's pressure %s (%v)", i, side, raw, err)
+			}
+		}
 	}
 	if got.Instances[0].Browser.State != "running" || got.Instances[0].UptimeSeconds < 0 {
 		t.Errorf("default instance %+v", got.Instances[0])

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -22,7 +23,8 @@ func coordinatorStatus(d deps) server.ServerTool {
 		name: "coordinator_status", title: "Coordinator status",
 		description: "Show the coordinator (pid, version, state file) and each instance, the default one first: its stable " +
 			"endpoint (CDP; WebDriver BiDi at /session for a Firefox instance), port, connected clients, download dir, its browser (state, type, version, pid, generation, uptime, last exit), " +
-			"and its open worlds (name, endpoint, clients, pages; see browser_context); live_view is the page where a human watches and takes over (see request_human). Launches nothing.",
+			"and its open worlds (name, endpoint, clients, pages; see browser_context), and its pressure (worlds, pages, page loads running and waiting their turn, " +
+			"how long loads waited, the browser's CPU and memory, is_available: whether it takes a new world); live_view is the page where a human watches and takes over (see request_human). Launches nothing.",
 		readOnly: true, idempotent: true,
 	}
 	return serverTool(def, func(ctx context.Context, _ mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, error) {
@@ -42,6 +44,13 @@ func coordinatorStatus(d deps) server.ServerTool {
 			cs.Instances[i].Worlds, _ = instanceWorlds(ctx, d, is.ID, is.Protocol)
 			for _, w := range cs.Instances[i].Worlds {
 				b.WriteString(worldLine(w))
+			}
+			// What the features know of it (the pressure: actors/pacing).
+			if p, ok := d.c.Reports(ctx, is.ID)["pressure"]; ok {
+				cs.Instances[i].Pressure, _ = json.Marshal(p)
+				if s, ok := p.(fmt.Stringer); ok {
+					b.WriteString("  " + s.String() + "\n")
+				}
 			}
 		}
 		return result(cs, b.String())
