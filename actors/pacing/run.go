@@ -19,6 +19,10 @@ type run struct {
 	tickets   map[ticket]*waiter // every load waiting or running, by ticket
 	last      ticket
 	expiry    *time.Timer // at the earliest bound of a running load
+	// early are the asks for the default instance's figures made before
+	// it was followed (its endpoint serves a moment before): answered once
+	// it is.
+	early []askFigures
 }
 
 // instance is what the actor keeps of one instance.
@@ -68,6 +72,13 @@ func (r *run) handle(m request) {
 			r.instances[m.inst.ID] = &instance{seen: m.inst, queue: newFairQueue()}
 		}
 		close(m.done)
+		if m.inst.Default {
+			early := r.early
+			r.early = nil
+			for _, ask := range early {
+				r.handle(ask)
+			}
+		}
 	case forget:
 		if in := r.instances[m.id]; in != nil {
 			delete(r.instances, m.id)
@@ -79,6 +90,10 @@ func (r *run) handle(m request) {
 		}
 	case askFigures:
 		in, err := r.find(m.ref)
+		if err != nil && m.ref == "" && len(r.instances) == 0 {
+			r.early = append(r.early, m)
+			return
+		}
 		if err != nil {
 			m.reply <- figuresAnswer{err: err}
 			return
