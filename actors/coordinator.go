@@ -49,6 +49,7 @@ type CoordinatorConfig struct {
 	AllowOrigins  []string
 	InstancePorts PortRange // ports for extra instances; zero: any free port
 	MaxInstances  int       // 0 = 99
+	MaxWorlds     int       // each instance's most worlds open at once, a new one past it refused (worlds.ErrFull); 0 = no limit
 
 	// The browsers. Launch is how the default instance launches its
 	// browser; UsersBrowser, when set, the launcher of the user's own

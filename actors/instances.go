@@ -253,7 +253,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	bidi := opts.Browser.Protocol() == launch.ProtocolBiDi
 	var wl *worlds.Actor
 	if !bidi { // a world is a browser context over CDP
-		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journal.HostHook(), Journal: c.worldsJournal(), Downloads: downloadDir, Log: log})
+		wl = worlds.New(worlds.Spec{Instance: id, Browser: b, Profiles: c.keptWorlds(), UsersBrowser: usersBrowser != nil, OnHost: c.journal.HostHook(), Journal: c.worldsJournal(), Downloads: downloadDir, MaxWorlds: c.cfg.MaxWorlds, Log: log})
 	}
 	var ext *extensions.Actor
 	if !bidi { // loaded over CDP
@@ -267,7 +267,7 @@ func (c *Coordinator) buildInstance(opts launch.Options, l net.Listener, downloa
 	seen := plug.Instance{ID: id, Default: c.def == nil, Endpoint: proxy.EndpointOf(l), Browser: b, Worlds: wl, Downloads: d,
 		Command: leases.CommandOf(c.cfg.StateDir, id, c.def == nil)}
 	ctl := control.New(control.Spec{Worlds: wl, Browser: b, Endpoint: seen.Endpoint, Ports: c.cfg.Token == "",
-		Stages: c.relayStages(seen), Hooks: c.worldHooks(seen), Journal: c.journal, Log: log})
+		Stages: c.relayStages(seen), Hooks: c.worldHooks(seen), Journal: c.journal, Words: c.cfg.Words, Log: log})
 	p := proxy.New(proxy.Spec{
 		Instance: id, Browser: b, Status: b, AllowOrigins: c.cfg.AllowOrigins, Words: c.cfg.Words, Log: log, BiDi: bidi, Scopes: ctl.Scopes(),
 		Mounts: append(c.mounts(), ctl.Mounts()...),

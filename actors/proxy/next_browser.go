@@ -65,8 +65,8 @@ var (
 	ErrNoAnswer    = errors.New("the browser did not answer in time")
 )
 
-// SaidOf marks err, a scope's room's, as one of the two above (kind), its
-// words unchanged.
+// SaidOf marks err, a scope's room's, as one of the two above or
+// ErrNoRoom (kind), its words (and fixes) unchanged.
 func SaidOf(kind, err error) error { return &saidError{kind: kind, err: err} }
 
 type saidError struct{ kind, err error }

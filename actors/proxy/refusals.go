@@ -3,6 +3,7 @@ package proxy
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
@@ -56,4 +57,20 @@ func (p *Actor) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	default:
 		http.Error(w, "cdpvisor: "+remedy.Explain(err, p.spec.Words), http.StatusBadGateway)
 	}
+}
+
+// ErrNoRoom is what a scope's room says (SaidOf) when it has as many
+// scopes open as it allows and a new one was asked for: 429, with
+// Retry-After, the room's words and fixes in the answer.
+var ErrNoRoom = errors.New("no room for another scope")
+
+// RetryAfter is the seconds a client refused for want of room is asked to
+// wait (TooMany): room comes when another agent is done, so a client that
+// waits polls a few times a minute, not in a loop.
+const RetryAfter = 5
+
+// TooMany answers 429 Too Many Requests with Retry-After and text.
+func TooMany(w http.ResponseWriter, text string) {
+	w.Header().Set("Retry-After", strconv.Itoa(RetryAfter))
+	http.Error(w, text, http.StatusTooManyRequests)
 }

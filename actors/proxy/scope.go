@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cdpvisor/cdpvisor/actors/browser"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 )
 
 // ScopePrefix is where the endpoint serves its scopes: /context/NAME/… is
@@ -120,6 +122,11 @@ func (p *Actor) openScope(ctx context.Context, name string, ep browser.Endpoint)
 
 // scopeUnavailable answers a request for a scope that could not be opened.
 func (p *Actor) scopeUnavailable(w http.ResponseWriter, r *http.Request, name string, err error) {
+	if errors.Is(err, ErrNoRoom) {
+		p.spec.Log.Debug().Err(err).Str("world", name).Str("path", r.URL.Path).Msg("a new world was refused: no room") // its room logged why
+		TooMany(w, "cdpvisor: "+remedy.Explain(err, p.spec.Words))
+		return
+	}
 	p.spec.Log.Warn().Err(err).Str("world", name).Str("path", r.URL.Path).Msg("a world could not be opened")
 	http.Error(w, fmt.Sprintf("cdpvisor: world %s is not available: %v", name, err), http.StatusServiceUnavailable)
 }

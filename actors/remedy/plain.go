@@ -33,6 +33,8 @@ func (plainWords) Say(f Fix) string {
 		s = "run " + f.Value + " in an instance of its own"
 	case CloseInstance:
 		s = "close an instance"
+	case CloseWorld:
+		s = "close a world"
 	case ListBrowsers:
 		s = "list the installed browsers"
 	case UseEndpoint:

@@ -26,6 +26,7 @@ const (
 	Instance      Setting = "instance"       // which instance of a coordinator
 	AllowOrigin   Setting = "allow_origin"   // websocket origins let in
 	Replace       Setting = "replace"        // a kept world's policy replaced by the one given
+	MaxWorlds     Setting = "max_worlds"     // most worlds open at once, per instance
 )
 
 // Action is what to do with a Setting.
@@ -40,6 +41,7 @@ const (
 	AtStart                     // start the coordinator with Setting = Value
 	NewInstance                 // run browser Value in an instance of its own
 	CloseInstance               // close an instance to make room
+	CloseWorld                  // close a world to make room
 	ListBrowsers                // look at what is installed
 	UseEndpoint                 // clients connect to the stable endpoint, not the browser's own port
 	Plainly                     // Text says it in words valid everywhere

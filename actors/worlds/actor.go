@@ -52,6 +52,9 @@ type Spec struct {
 	// the folder of its name in it (a guarded world's files go in and out
 	// there). "": none.
 	Downloads string
+	// MaxWorlds is the most worlds open at once (serve --max-worlds): a
+	// new one past it is refused (ErrFull, room.go). 0: no limit.
+	MaxWorlds int
 	Log       zerolog.Logger
 }
 

@@ -168,6 +168,9 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 		m.net.log(r.log.Info().Str("world", m.name)).Msg("world's network policy changed")
 		return guardedAnswer{}
 	}
+	if err := r.refuseNew(m.name); err != nil { // before its guard starts
+		return guardedAnswer{err: err}
+	}
 	kept, found, err := r.keptNetwork(m.name)
 	if err != nil && !m.replace { // with replace, the file is written anew
 		return guardedAnswer{err: err}
@@ -184,7 +187,11 @@ func (r *run) makeGuarded(m makeGuarded) guardedAnswer {
 	}
 	// The policy given wins over one the name had before.
 	delete(r.a.retired, m.name)
-	w, _, _ := r.makeEntry(m.name, g)
+	w, _, err := r.makeEntry(m.name, g)
+	if err != nil {
+		g.proxy.Close()
+		return guardedAnswer{err: err}
+	}
 	m.net.log(r.log.Info().Str("world", m.name)).Str("guard", g.proxy.Addr()).Msg("world's network guard started")
 	if r.running {
 		r.ensure(w, nil) // its first client finds its context made

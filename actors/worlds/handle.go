@@ -11,7 +11,7 @@ import (
 
 // handle answers a request from outside.
 func (r *run) handle(m request) {
-	if r.handleFollowing(m) || r.handleStorage(m) || r.handleGuard(m) {
+	if r.handleFollowing(m) || r.handleStorage(m) || r.handleGuard(m) || r.handleRoom(m) {
 		return
 	}
 	switch m := m.(type) {

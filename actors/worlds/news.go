@@ -93,6 +93,9 @@ func (r *run) makeEntry(name string, g *worldGuard) (*world, bool, error) {
 	if w := r.a.book[name]; w != nil {
 		return w, false, nil
 	}
+	if err := r.refuseNew(name); err != nil {
+		return nil, false, err
+	}
 	w := newBookEntry(newWorld(name, r.a))
 	if g != nil {
 		w.guard = g

@@ -34,3 +34,6 @@ func (keepAll) isWorldsRequest()     {}
 // guard.go: handleGuard
 func (makeGuarded) isWorldsRequest() {}
 func (askPolicy) isWorldsRequest()   {}
+
+// room.go: handleRoom
+func (askRoom) isWorldsRequest() {}

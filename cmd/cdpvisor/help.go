@@ -32,7 +32,7 @@ type section struct{ title, body string }
 var placeholders = map[string]string{
 	"port": "PORT", "browser": "NAME|PATH", "user-data-dir": "DIR", "browser-arg": "ARG", "allow-origin": "ORIGIN",
 	"state-dir": "DIR", "hang-timeout": "DURATION", "idle-stop": "DURATION", "launch-timeout": "DURATION", "drain-timeout": "DURATION",
-	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME", "proxy": "URL", "allow-file": "DIR",
+	"log-level": "LEVEL", "log-format": "FORMAT", "instance-ports": "LO-HI", "max-instances": "N", "max-worlds": "N", "instance": "ID", "listen": "ADDR:PORT", "token-file": "FILE", "allow-host": "NAME", "deny-host": "NAME", "proxy": "URL", "allow-file": "DIR",
 	"timeout": "DURATION", "state": "FILE", "download-dir": "DIR",
 	"channel": "NAME", "dir": "DIR", "mirror": "URL", "protocol": "PROTOCOL",
 	"storage-state": "FILE", "from-user-browser": "ORIGINS", "from-world": "NAME", "origin": "ORIGIN", "output": "FILE", "since": "SEQ|TIME",
@@ -58,7 +58,7 @@ var (
 	endpointFlags = flagGroup{"Endpoint", []string{"port", "allow-origin", "state-dir"}}
 	browserFlags  = flagGroup{"Browser", []string{"browser", "windows", "headless", "headed", "user-data-dir", "attach", "download-dir", "browser-arg", "launch-timeout"}}
 	healthFlags   = flagGroup{"Health", []string{"hang-timeout", "idle-stop", "debug-pprof"}}
-	worldsFlags   = flagGroup{"Worlds", []string{"journal"}}
+	worldsFlags   = flagGroup{"Worlds", []string{"max-worlds", "journal"}}
 	recordFlags   = flagGroup{"Recording (world trace)", recordflags.Names}
 	crowdFlags    = flagGroup{"A crowd of agents (GET /cdpvisor/pressure)", crowdflags.Names}
 	logFlags      = flagGroup{"Logs (stderr)", []string{"log-level", "log-format"}}
@@ -77,6 +77,7 @@ var docs = map[string]commandDoc{
 			"CDPVISOR_TOKEN=… cdpvisor serve --listen 0.0.0.0:9222 --allow-host cdpvisor.agents.svc",
 			"cdpvisor serve --browser chrome --headed --user-data-dir ~/profiles/agent",
 			"cdpvisor serve --hang-timeout 30s --idle-stop 15m",
+			"cdpvisor serve --max-worlds 8",
 			"CDPVISOR_BROWSER_ARG='--lang=fr \"--user-agent=My Agent\"' cdpvisor serve",
 		},
 	},

@@ -38,6 +38,7 @@ type supervisorFlags struct {
 	hangTimeout   time.Duration
 	idleStop      time.Duration
 	journal       bool
+	maxWorlds     int
 	debugPprof    bool
 	launchTimeout time.Duration
 	attach        bool
@@ -58,6 +59,7 @@ func (f *supervisorFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.hangTimeout, "hang-timeout", 10*time.Second, "declare a browser hung, kill it and relaunch on demand, when it answers nothing for this long (Go duration, e.g. 30s; 0 disables)")
 	fs.DurationVar(&f.idleStop, "idle-stop", 0, "stop the browser when no client connection has been open for this long, e.g. 15m (0 = never; the next request launches again)")
 	fs.BoolVar(&f.journal, "journal", true, "keep each world's journal of what its clients did (methods, targets, navigations' URLs, answers, hosts) in the state dir; --journal=false keeps none")
+	fs.IntVar(&f.maxWorlds, "max-worlds", 0, "most worlds open at once in each instance (0 = no limit): past it a new world is refused (HTTP 429 with Retry-After) until one closes; an open one is still found, a closed kept one does not count")
 	fs.BoolVar(&f.debugPprof, "debug-pprof", false, "serve the Go runtime's profiles (heap, goroutine, allocs, …) at /debug/pprof/ on the endpoint, to whoever may read /metrics: for a memory or goroutine leak hunt")
 	fs.BoolVar(&f.attach, "attach", false, "attach to the browser you run yourself, on its default profile (or --user-data-dir's), once you allowed remote debugging (chrome://inspect/#remote-debugging): one connection for every client; cdpvisor never launches or stops it")
 	fs.StringVar(&f.logLevel, "log-level", "info", "trace, debug, info, warn, error or disabled")
@@ -80,6 +82,9 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 	}
 	if f.idleStop < 0 {
 		return actors.CoordinatorConfig{}, usageErr("--idle-stop %s: want a duration of 0 (never) or more, e.g. 15m", f.idleStop)
+	}
+	if f.maxWorlds < 0 {
+		return actors.CoordinatorConfig{}, usageErr("--max-worlds %d: want 0 (no limit) or more", f.maxWorlds)
 	}
 	if f.port < 0 || f.port > 65535 {
 		return actors.CoordinatorConfig{}, usageErr("--port %d: want 0 (any free port) to 65535", f.port)
@@ -129,6 +134,7 @@ func (f *supervisorFlags) coordinatorConfig(sys launch.System, stderr io.Writer)
 		HangTimeout:  f.hangTimeout,
 		IdleStop:     f.idleStop,
 		NoJournal:    !f.journal,
+		MaxWorlds:    f.maxWorlds,
 		DebugPprof:   f.debugPprof,
 		DownloadDir:  downloadDir,
 		Words:        remedywords.CommandLine,

@@ -71,24 +71,32 @@ func StartInstance(t testing.TB, launch launch.Options, ps proxy.Spec) *Instance
 // the BrowserActor itself.
 func StartInstanceSeenAs(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource) *Instance {
 	t.Helper()
-	return startInstance(t, launch, ps, seen, nil, nil)
+	return startInstance(t, launch, ps, seen, nil, nil, nil)
 }
 
 // StartInstanceKeeping is StartInstance with its named worlds kept by kept
 // (their storage and policies), as the coordinator's profiles keep them.
 func StartInstanceKeeping(t testing.TB, launch launch.Options, ps proxy.Spec, kept worlds.Profiles) *Instance {
 	t.Helper()
-	return startInstance(t, launch, ps, nil, kept, nil)
+	return startInstance(t, launch, ps, nil, kept, nil, nil)
 }
 
 // StartInstanceJournaled is StartInstance with its worlds' clients
 // journalled by j.
 func StartInstanceJournaled(t testing.TB, launch launch.Options, ps proxy.Spec, j *journal.Actor) *Instance {
 	t.Helper()
-	return startInstance(t, launch, ps, nil, nil, j)
+	return startInstance(t, launch, ps, nil, nil, j, nil)
 }
 
-func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource, kept worlds.Profiles, j *journal.Actor) *Instance {
+// StartInstanceWorlds is StartInstance with its WorldsActor's spec changed
+// by edit (its MaxWorlds, its Profiles) before it is made.
+func StartInstanceWorlds(t testing.TB, launch launch.Options, ps proxy.Spec, edit func(*worlds.Spec)) *Instance {
+	t.Helper()
+	return startInstance(t, launch, ps, nil, nil, nil, edit)
+}
+
+func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func(*browser.Actor) relay.BrowserSource, kept worlds.Profiles, j *journal.Actor,
+	edit func(*worlds.Spec)) *Instance {
 	t.Helper()
 	l, err := proxy.Listen(0)
 	if err != nil {
@@ -100,12 +108,15 @@ func startInstance(t testing.TB, launch launch.Options, ps proxy.Spec, seen func
 	if j != nil {
 		ws.Journal = j // not a nil *journal.Actor in the interface
 	}
+	if edit != nil {
+		edit(&ws)
+	}
 	w := worlds.New(ws)
 	ps.Instance, ps.Log, ps.Browser, ps.Status = "test", log, b, b
 	if seen != nil {
 		ps.Browser = seen(b)
 	}
-	cs := control.Spec{Worlds: w, Browser: ps.Browser, Endpoint: proxy.EndpointOf(l), Ports: ps.Token == "", Journal: j, Log: log}
+	cs := control.Spec{Worlds: w, Browser: ps.Browser, Endpoint: proxy.EndpointOf(l), Ports: ps.Token == "", Journal: j, Words: ps.Words, Log: log}
 	if j != nil {
 		cs.Stages = append(cs.Stages, j.Taps(nil)) // the world relays' taps, as the coordinator wires them
 	}

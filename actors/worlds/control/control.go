@@ -16,6 +16,7 @@ import (
 	"github.com/cdpvisor/cdpvisor/actors/journal"
 	"github.com/cdpvisor/cdpvisor/actors/proxy"
 	"github.com/cdpvisor/cdpvisor/actors/relay"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
@@ -43,6 +44,9 @@ type Spec struct {
 	// Hooks are the features' parts in the world requests (worldapi.Hooks),
 	// called in their order.
 	Hooks []worldapi.Hooks
+	// Words says the fixes of the refusals that carry theirs in the answer
+	// (a full instance's); nil: plain.
+	Words remedy.Words
 	Log   zerolog.Logger
 }
 

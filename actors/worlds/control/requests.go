@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/cdpvisor/cdpvisor/actors/guard"
+	"github.com/cdpvisor/cdpvisor/actors/proxy"
+	"github.com/cdpvisor/cdpvisor/actors/remedy"
 	"github.com/cdpvisor/cdpvisor/actors/worlds"
 	"github.com/cdpvisor/cdpvisor/actors/worlds/worldapi"
 )
@@ -206,6 +208,11 @@ func (c *Control) answerWorlds(w http.ResponseWriter, v any, err error) {
 			code = http.StatusBadRequest // before ErrUnknownWorld: a seed's from_world may be unknown
 		case errors.Is(err, worlds.ErrUnknownWorld):
 			code = http.StatusNotFound
+		case errors.Is(err, worlds.ErrFull):
+			// Its fixes in the answer: a client of the endpoint alone
+			// learns what to do (the command line prints it as is).
+			proxy.TooMany(w, "cdpvisor: "+remedy.Explain(err, c.spec.Words))
+			return
 		}
 		http.Error(w, "cdpvisor: "+err.Error(), code)
 		return

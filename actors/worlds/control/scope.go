@@ -95,7 +95,8 @@ func (s *scope) Join(ctx context.Context, rl *relay.Actor) func() {
 }
 
 // said tells the proxy what the worlds' errors say of the browser: gone
-// (the request waits for the next one), or slow to answer.
+// (the request waits for the next one), or slow to answer; or that the
+// instance has no room for another world.
 func said(err error) error {
 	switch {
 	case err == nil:
@@ -104,6 +105,8 @@ func said(err error) error {
 		return proxy.SaidOf(proxy.ErrNoAnswer, err)
 	case errors.Is(err, worlds.ErrBrowserGone):
 		return proxy.SaidOf(proxy.ErrBrowserGone, err)
+	case errors.Is(err, worlds.ErrFull):
+		return proxy.SaidOf(proxy.ErrNoRoom, err)
 	}
 	return err
 }

@@ -31,6 +31,10 @@ var (
 	// ErrNoStorage: the coordinator is older than worlds that keep their
 	// storage: it cannot seed, export or forget one.
 	ErrNoStorage = errors.New("the coordinator does not keep worlds' storage (older than seeds, export and forget)")
+	// ErrFull: the instance has as many worlds open as it allows (serve
+	// --max-worlds); a world must close first. The coordinator answers it
+	// 429 with Retry-After, its text (and fixes) in the answer's.
+	ErrFull = errors.New("the instance has as many worlds open as it allows")
 )
 
 // client asks a coordinator on loopback: a world is made in
@@ -147,6 +151,9 @@ func request(ctx context.Context, method, url string, body []byte, into any) ([]
 	why := strings.TrimSpace(strings.TrimPrefix(string(got), "cdpvisor: "))
 	if resp.StatusCode == http.StatusConflict && strings.Contains(why, ErrPolicyKept.Error()) {
 		return got, fmt.Errorf("%w (%s): %w", ErrRefused, resp.Status, refusal{why, ErrPolicyKept})
+	}
+	if resp.StatusCode == http.StatusTooManyRequests && strings.Contains(why, ErrFull.Error()) {
+		return got, fmt.Errorf("%w (%s): %w", ErrRefused, resp.Status, refusal{why, ErrFull})
 	}
 	return got, fmt.Errorf("%w (%s): %s", ErrRefused, resp.Status, why)
 }

@@ -33,7 +33,7 @@ var flags = map[remedy.Setting]string{
 	remedy.Port: "port", remedy.Browser: "browser", remedy.UserDataDir: "user-data-dir",
 	remedy.BrowserArgs: "browser-arg", remedy.Headless: "headless", remedy.DownloadDir: "download-dir",
 	remedy.StateDir: "state-dir", remedy.MaxInstances: "max-instances", remedy.InstancePorts: "instance-ports",
-	remedy.Instance: "instance", remedy.AllowOrigin: "allow-origin", remedy.Replace: "replace",
+	remedy.Instance: "instance", remedy.AllowOrigin: "allow-origin", remedy.Replace: "replace", remedy.MaxWorlds: "max-worlds",
 }
 
 // withEnv are the settings one usually fixes once, in the environment.
@@ -75,7 +75,8 @@ var table = map[remedy.Action][2][]words{
 		{{always, "pass args: [{quoted}]"}},
 	},
 	remedy.AtStart: {
-		{{noValue, "start the coordinator with another {flag}"}, {always, "start the coordinator with --{name} {value}"}},
+		{{ceiling, "start the coordinator with a higher {flag}"}, {noValue, "start the coordinator with another {flag}"},
+			{always, "start the coordinator with --{name} {value}"}},
 		{{noValue, "raise {setting} ({env} in the MCP host's environment)"},
 			{always, "have your MCP host start the coordinator with {env}={value} in its environment"}},
 	},
@@ -86,6 +87,10 @@ var table = map[remedy.Action][2][]words{
 	remedy.CloseInstance: {
 		{{always, "close one with the MCP tool browser_instance close"}},
 		{{always, "close one with browser_instance close (id: an instance id or port), then call new again"}},
+	},
+	remedy.CloseWorld: {
+		{{always, "close one with `cdpvisor world close NAME` (`cdpvisor world list` shows them)"}},
+		{{always, "close one with browser_context close (name: one of browser_context list's open worlds)"}},
 	},
 	remedy.UseEndpoint: {
 		{{always, "cdpvisor picks the browser's port; clients connect to the stable endpoint (--port)"}},
@@ -113,6 +118,7 @@ const (
 	boolean        // the setting is a switch (headless, replace): given, not set to a value
 	noValue        // the fix gives no value
 	notNamed       // the edge has no name for the setting (MCP: the coordinator's own)
+	ceiling        // the setting is a most-at-once (instances, worlds), and the fix gives no value: raise it
 )
 
 func (w when) holds(f remedy.Fix, named bool) bool {
@@ -127,6 +133,8 @@ func (w when) holds(f remedy.Fix, named bool) bool {
 		return f.Value == ""
 	case notNamed:
 		return !named
+	case ceiling:
+		return (f.Setting == remedy.MaxInstances || f.Setting == remedy.MaxWorlds) && f.Value == ""
 	}
 	return true
 }
