@@ -94,12 +94,10 @@ type CoordinatorConfig struct {
 	RecordCap      int64
 	RecordTotalCap int64
 	KeepRecordings bool
-	// The crowd (actors/pacing). MaxLoads is how many page loads of the
-	// worlds' clients each browser runs at once, the next waiting their
-	// turn (0: as many as the machine has processors; negative: no
-	// pacing); MaxWorlds the most worlds an instance opens (0: no limit).
-	MaxLoads  int
-	MaxWorlds int
+	// MaxLoads is how many page loads of the worlds' clients each browser
+	// runs at once, the next waiting their turn (actors/pacing; 0: as many
+	// as the machine has processors; negative: no pacing).
+	MaxLoads int
 
 	// The edge. Words says the fixes of errors the endpoints answer (the
 	// command line's for the flags this coordinator was started with); nil:
@@ -317,7 +315,7 @@ func (c *Coordinator) plugged() []plug.Feature {
 	}
 	// After the live view: a load a human's hold keeps waits for the hand-back
 	// before it waits for its turn.
-	fs = append(fs, c.recorder, c.liveView, pacing.New(pacing.Spec{MaxLoads: c.cfg.MaxLoads, MaxWorlds: c.cfg.MaxWorlds,
+	fs = append(fs, c.recorder, c.liveView, pacing.New(pacing.Spec{MaxLoads: c.cfg.MaxLoads,
 		Log: c.cfg.Log.With().Str("actor", "pacing").Logger()}))
 	if c.guard != nil {
 		fs = append(fs, plug.Actors{c.guard})

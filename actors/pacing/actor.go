@@ -25,9 +25,6 @@ type Spec struct {
 	// before the next wait their turn; 0: DefaultMaxLoads; negative: no
 	// pacing (every load at once, counted all the same).
 	MaxLoads int
-	// MaxWorlds is the most worlds an instance opens (serve --max-worlds);
-	// 0: no limit. An instance at it is not available.
-	MaxWorlds int
 	// LoadBound is how long a load holds its slot at most, when its page
 	// never says it loaded; 0: DefaultLoadBound.
 	LoadBound time.Duration
@@ -81,25 +78,31 @@ type ticket uint64
 // made).
 var ErrUnknownInstance = errors.New("pacing: unknown instance")
 
-// acquire waits for a slot for a load of world in instance and returns its
-// ticket; ctx done first: the load is withdrawn (a slot granted meanwhile
-// is given back).
-func (a *Actor) acquire(ctx context.Context, instance, world string) (ticket, error) {
+// ask puts a load of world in instance in its turn and answers at once:
+// its ticket, and a channel closed once it may go. The relay's actor asks
+// (Handle), so a client's loads take their turns in the order it sent
+// them; the wait for the turn is off that actor (await).
+func (a *Actor) ask(ctx context.Context, instance, world string) (grant, error) {
+	ctx, cancel := context.WithTimeout(ctx, tellTimeout)
+	defer cancel()
 	g, err := actor.Ask(ctx, a.mailbox, func(r chan grant) request {
 		return askSlot{instance: instance, world: world, asked: time.Now(), reply: r}
 	})
-	if err != nil {
-		return 0, err
+	if err == nil {
+		err = g.err
 	}
-	if g.err != nil || g.granted == nil {
-		return g.t, g.err
-	}
+	return g, err
+}
+
+// await waits for a load's turn; ctx done first, the load is withdrawn
+// (a slot granted meanwhile is given back).
+func (a *Actor) await(ctx context.Context, g grant) error {
 	select {
 	case <-g.granted:
-		return g.t, nil
+		return nil
 	case <-ctx.Done():
 		a.release(g.t)
-		return 0, ctx.Err()
+		return ctx.Err()
 	}
 }
 

@@ -3,6 +3,7 @@ package pacing
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/thejerf/suture/v4"
 
@@ -53,17 +54,16 @@ func (a *Actor) Report(ctx context.Context, instance string) (string, any, bool)
 }
 
 // Ready: not while the default instance is full of worlds, so a load
-// balancer sends new agents to another replica.
+// balancer sends new agents to another replica. It asks the worlds alone
+// (a probe comes every few seconds: no browser round trip, no /proc).
 func (a *Actor) Ready(ctx context.Context) (bool, string) {
-	if a.spec.MaxWorlds <= 0 {
-		return true, ""
-	}
-	p, err := a.Pressure(ctx, "")
-	if err != nil {
+	got, err := actor.Ask(ctx, a.mailbox, func(r chan figuresAnswer) request { return askFigures{ref: "", now: time.Now(), reply: r} })
+	if err != nil || got.err != nil || got.inst.Worlds == nil {
 		return true, "" // not served yet, or stopping: the coordinator's own reasons say so
 	}
-	if !p.IsAvailable {
-		return false, fmt.Sprintf("full: %d worlds are open, the most it allows", p.Worlds)
+	open, most, err := got.inst.Worlds.Room(ctx)
+	if err == nil && most > 0 && open >= most {
+		return false, fmt.Sprintf("full: %d worlds are open, the most it allows", open)
 	}
 	return true, ""
 }

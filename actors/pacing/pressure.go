@@ -61,26 +61,28 @@ func (a *Actor) Pressure(ctx context.Context, ref string) (Pressure, error) {
 	}
 	f, inst := got.f, got.inst
 	p := Pressure{
-		Instance: inst.ID, MaxWorlds: a.spec.MaxWorlds, LoadsRunning: f.running, LoadsQueued: f.queued, MaxLoads: max(0, a.spec.MaxLoads),
+		Instance: inst.ID, LoadsRunning: f.running, LoadsQueued: f.queued, MaxLoads: max(0, a.spec.MaxLoads),
 		WaitedMS: Waited{P50: ms(f.p50), P99: ms(f.p99), Loads: f.waited},
 	}
 	if !math.IsNaN(f.cpuPercent) {
 		cpu := math.Round(f.cpuPercent*10) / 10
 		p.BrowserCPUPercent = &cpu
 	}
+	p.IsAvailable = true
 	if inst.Worlds != nil {
+		// The WorldsActor keeps the limit (it refuses a world past it).
+		if p.Worlds, p.MaxWorlds, err = inst.Worlds.Room(ctx); err != nil {
+			return Pressure{}, fmt.Errorf("the worlds of instance %s: %w", inst.ID, err)
+		}
+		p.IsAvailable = p.MaxWorlds <= 0 || p.Worlds < p.MaxWorlds
 		list, err := inst.Worlds.List(ctx)
 		if err != nil {
 			return Pressure{}, fmt.Errorf("the worlds of instance %s: %w", inst.ID, err)
 		}
 		for _, s := range list {
-			if s.Open {
-				p.Worlds++
-				p.Pages += s.Pages
-			}
+			p.Pages += s.Pages
 		}
 	}
-	p.IsAvailable = a.spec.MaxWorlds <= 0 || p.Worlds < a.spec.MaxWorlds
 	if inst.Browser == nil {
 		return p, nil
 	}

@@ -110,26 +110,34 @@ func (s *loadStage) Handle(l *relay.Line, f *relay.Frame) relay.Verdict {
 		s.a.release(was.t)
 	}
 	s.lines[session] = []*transport.Message{f.Msg}
-	s.wait(l, session)
+	if !s.wait(l, session) {
+		delete(s.lines, session)
+		return relay.Pass
+	}
 	return relay.Hold
 }
 
-// wait asks a slot for the load first in its session's line, off the
-// relay's actor; the rest of the line goes once it has one.
-func (s *loadStage) wait(l *relay.Line, session string) {
+// wait puts the load first in its session's line in its turn, and waits
+// for it off the relay's actor; the rest of the line goes once it may.
+// False: the actor did not answer (it is stopping), the load is not
+// paced.
+func (s *loadStage) wait(l *relay.Line, session string) bool {
+	g, err := s.a.ask(l.Context(), s.instance, s.world)
+	if err != nil {
+		l.Log().Debug().Err(err).Msg("a page load is not paced")
+		return false
+	}
 	l.Go(func(ctx context.Context) func(*relay.Line) {
-		t, err := s.a.acquire(ctx, s.instance, s.world)
-		if ctx.Err() != nil {
-			if err == nil {
-				s.a.release(t) // granted as the client left
-			}
+		if s.a.await(ctx, g) != nil {
 			return nil
 		}
-		if err != nil {
-			t = 0 // not paced: the actor is gone or stopping
+		if ctx.Err() != nil {
+			s.a.release(g.t) // its turn came as the client left
+			return nil
 		}
-		return func(l *relay.Line) { s.letGo(l, session, t) }
+		return func(l *relay.Line) { s.letGo(l, session, g.t) }
 	})
+	return true
 }
 
 // letGo sends the load that had its slot, then what waited behind it, up to
@@ -141,8 +149,11 @@ func (s *loadStage) letGo(l *relay.Line, session string, t ticket) {
 		h, _ := transport.ScanHead(m.B)
 		if i > 0 && isLoad(&h, m.B) {
 			s.lines[session] = line[i:]
-			s.wait(l, session)
-			return
+			if s.wait(l, session) {
+				return
+			}
+			delete(s.lines, session) // not paced: it goes with the rest
+			t = 0
 		}
 		if i == 0 && t != 0 {
 			s.asked[h.ID] = sentLoad{t: t, session: session, opens: h.Is("Target.createTarget")}

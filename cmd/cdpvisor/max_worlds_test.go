@@ -18,7 +18,13 @@ func TestServeMaxWorldsRefusesTheThird(t *testing.T) {
 	dir := t.TempDir()
 	s := startServe(t, nil, "--browser", actortest.FakeBrowser(t), "--state-dir", dir, "--max-worlds", "2")
 	worldOpen(t, dir, "alice")
+	ready(t, s, true, "")
 	worldOpen(t, dir, "bob")
+	// Full: the fleet's probe sends new agents elsewhere; the pressure says so.
+	ready(t, s, false, "full: 2 worlds are open, the most it allows")
+	if p := readPressure(t, s.endpoint); p.IsAvailable || p.Worlds != 2 || p.MaxWorlds != 2 {
+		t.Errorf("pressure when full: %+v; want 2 worlds of at most 2, not available", p)
+	}
 	said := []string{"world carol: the instance has as many worlds open as it allows (2 open, at most 2)",
 		"close one with `cdpvisor world close NAME`", "start the coordinator with a higher --max-worlds"}
 	for _, url := range []string{s.endpoint + worldapi.Path + "/carol", s.endpoint + "/context/carol/json/version"} {
@@ -56,7 +62,21 @@ func TestServeMaxWorldsRefusesTheThird(t *testing.T) {
 	if _, stderr, code := runCLI(t, nil, "world", "close", "bob", "--state-dir", dir); code != 0 {
 		t.Fatalf("world close bob: exit %d %q", code, stderr)
 	}
+	ready(t, s, true, "") // room again: ready again
+	if p := readPressure(t, s.endpoint); !p.IsAvailable || p.Worlds != 1 {
+		t.Errorf("pressure after a close: %+v; want 1 world, available", p)
+	}
 	worldOpen(t, dir, "carol")
+	ready(t, s, false, "full")
+}
+
+// ready asks serve's readiness probe: 200, or 503 saying why.
+func ready(t *testing.T, s *served, want bool, why string) {
+	t.Helper()
+	code, body, _ := actortest.HTTPDo(t, http.MethodGet, s.endpoint+"/health/ready", "")
+	if (code == http.StatusOK) != want || !strings.Contains(body, why) {
+		t.Errorf("/health/ready: %d %q; want ready %v, saying %q", code, body, want, why)
+	}
 }
 
 // A negative --max-worlds (or its variable) is a usage error, before
