@@ -85,6 +85,9 @@ func (r *run) handle(m request) {
 			for t, w := range r.tickets {
 				if w.inst == in {
 					r.drop(t, w)
+					if !w.running {
+						close(w.granted) // nothing paces a closed instance's loads
+					}
 				}
 			}
 		}
