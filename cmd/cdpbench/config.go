@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -70,6 +71,13 @@ type config struct {
 	SoakRecordCap      byteSize      `json:"soak_record_cap_bytes"`       // soak: serve --record-cap
 	SoakRecordTotalCap byteSize      `json:"soak_record_total_cap_bytes"` // soak: serve --record-total-cap
 
+	CrowdCounts string `json:"crowd_counts"`     // crowd: counts of agents ("" = 8,16,32,64; quick 4,8)
+	CrowdSides  string `json:"crowd_sides"`      // crowd: sides, of crowdSideNames
+	CrowdLoops  int    `json:"crowd_loops"`      // crowd: loops per agent (0 = by N)
+	CrowdProcs  int    `json:"crowd_node_procs"` // crowd: Node processes a side's agents share
+	CrowdData   string `json:"crowd_data"`       // crowd: the plot's data ("" = beside --crowd-png)
+	CrowdPNG    string `json:"crowd_png"`        // crowd: the plot ("" = none)
+
 	Timeout time.Duration `json:"timeout_ns"` // one CDP request
 
 	CvLogLevel string `json:"cdpvisor_log_level"` // --log-level of the cdpvisor started
@@ -103,11 +111,11 @@ func splitComma(s string) []string {
 }
 
 // figureNames are the values --only accepts.
-var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording"}
+var figureNames = []string{"roundtrip", "roundtrip-node", "large", "fanin", "coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording", "crowd"}
 
 // optInFigures run only when --only names them: worlds starts a dozen
 // browsers and does not compare cdpvisor with a bare browser.
-var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording"}
+var optInFigures = []string{"worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording", "crowd"}
 
 // pairFigures are those measured on the long-lived pair: a bare browser
 // and a cdpvisor.
@@ -136,7 +144,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.JSONFile, "json", "", "write every number as JSON to this file")
 	fs.StringVar(&c.MarkdownFile, "markdown", "", "write the table as Markdown to this file (for docs/performance.md)")
 	fs.BoolVar(&c.Quick, "quick", false, "fewer rounds everywhere (about a minute)")
-	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,journal,soak,recording (default all but worlds, worldtime, worldscale, liveview, restore, journal, soak and recording)")
+	fs.StringVar(&c.Only, "only", "", "comma-separated figures to run: roundtrip,roundtrip-node,large,fanin,coldstart,recovery,memory,worlds,worldtime,worldscale,liveview,restore,journal,soak,recording,crowd (default all but worlds, worldtime, worldscale, liveview, restore, journal, soak, recording and crowd)")
 	fs.IntVar(&c.RTCalls, "rt-calls", -1, "round trip: calls per side (default 4000, quick 1000)")
 	fs.IntVar(&c.RTBatch, "rt-batch", 50, "round trip: calls per batch before switching sides")
 	fs.IntVar(&c.RTWarmup, "rt-warmup", 200, "round trip: warm-up calls per side")
@@ -184,6 +192,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	// up to 0.4 MB (measured 2026-12-07): these caps are reached in 10 min.
 	fs.Var(&c.SoakRecordCap, "soak-record-cap", "soak: serve --record-cap, one world's recording at most, small for the soak to reach it (a size: 2MB, 1GB, or bytes; K, M, G are 1024s)")
 	fs.Var(&c.SoakRecordTotalCap, "soak-record-total-cap", "soak: serve --record-total-cap, all recordings together at most, small for the soak to reach it (a size, as --soak-record-cap)")
+	fs.StringVar(&c.CrowdCounts, "crowd-counts", "", "crowd: counts of agents at once, each side once per count (default 8,16,32,64; quick 4,8)")
+	fs.StringVar(&c.CrowdSides, "crowd-sides", strings.Join(crowdSideNames, ","), "crowd: sides, interleaved: chromium (a bare Chromium, a context per agent), cdpvisor (a world per agent), cdpvisor-unpaced (serve --max-loads 0)")
+	fs.IntVar(&c.CrowdLoops, "crowd-loops", 0, "crowd: loops per agent (default max(3, 240/N); quick max(3, 48/N))")
+	fs.IntVar(&c.CrowdProcs, "crowd-node-procs", 1, "crowd: Node processes that share a side's agents (more if one process's CPU nears a core)")
+	fs.StringVar(&c.CrowdData, "crowd-data", "", "crowd: write the plot's data here (default: beside --crowd-png)")
+	fs.StringVar(&c.CrowdPNG, "crowd-png", "", "crowd: plot loops/s and loop time against N here with gnuplot (cmd/cdpbench/crowd.gp)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "limit for one CDP request")
 	fs.StringVar(&c.CvLogLevel, "cdpvisor-log-level", "warn", "--log-level of the cdpvisor instances started (--launch); debug logging costs time")
 	fs.StringVar(&c.CvLogFile, "cdpvisor-log", "", "append the stderr of the cdpvisor instances started to this file (--launch)")
@@ -220,6 +234,9 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if c.SoakDuration <= 0 || c.SoakAgents < 1 || c.SoakLoops < 1 || c.SoakSample <= 0 || c.SoakRunLimit <= 0 || c.SoakThink < 0 {
 		return c, errors.New("--soak-duration, --soak-agents, --soak-loops, --soak-sample and --soak-run-limit must be positive")
 	}
+	if err := c.checkCrowd(); err != nil {
+		return c, err
+	}
 	if c.WorldsAgents < 2 {
 		return c, errors.New("--worlds-agents: at least 2 (the marginal agent is the difference from one)")
 	}
@@ -247,6 +264,32 @@ func (c *config) applyDefaults() {
 	pick(&c.WorldsRTCalls, 2000, 500)
 	pick(&c.RestoreSamples, 40, 10)
 	pick(&c.JournalRounds, 5, 1)
+	if c.CrowdCounts == "" {
+		c.CrowdCounts = "8,16,32,64"
+		if c.Quick {
+			c.CrowdCounts = "4,8"
+		}
+	}
+}
+
+// checkCrowd checks the crowd's flags.
+func (c config) checkCrowd() error {
+	if _, err := crowdCounts(c.CrowdCounts); err != nil {
+		return err
+	}
+	sides := splitComma(c.CrowdSides)
+	if len(sides) == 0 {
+		return errors.New("--crowd-sides: no side")
+	}
+	for _, s := range sides {
+		if !contains(crowdSideNames, s) {
+			return fmt.Errorf("--crowd-sides: unknown side %q (know %v)", s, crowdSideNames)
+		}
+	}
+	if c.CrowdLoops < 0 || c.CrowdProcs < 1 {
+		return errors.New("--crowd-loops must be ≥ 0 and --crowd-node-procs ≥ 1")
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

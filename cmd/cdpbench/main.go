@@ -186,6 +186,13 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 			rep.Soak, err = b.measureSoak(ctx)
 			return
 		})
+		step("crowd", func() (err error) {
+			rep.Crowd, err = b.measureCrowd(ctx)
+			if err == nil && rep.Machine.Chromium == "" {
+				rep.Machine.Chromium = rep.Crowd.Chromium
+			}
+			return
+		})
 		step("recording", func() (err error) {
 			if rep.Recording, err = b.measureRecording(ctx); err == nil {
 				err = rep.Recording.framesLost() // the table has its numbers; the run fails
@@ -216,7 +223,7 @@ func run(ctx context.Context, cfg config, cl *cleaner) (failed bool, err error) 
 	}
 	if !cfg.Launch {
 		rep.Mode = "endpoints"
-		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording"} {
+		for _, f := range []string{"coldstart", "recovery", "memory", "worlds", "worldtime", "worldscale", "liveview", "restore", "journal", "soak", "recording", "crowd"} {
 			rep.Skipped[f] = skippedNeedLaunch
 		}
 	}
@@ -322,6 +329,9 @@ func finish(rep *report, cfg config) (failed bool, err error) {
 	if rep.Worlds != nil {
 		fmt.Print("\n" + formatWorldsRounds(rep.Worlds))
 	}
+	if rep.Crowd != nil {
+		fmt.Print("\n" + formatCrowdMarkdown(rep.Crowd))
+	}
 	if cfg.JSONFile != "" {
 		if err := writeJSON(cfg.JSONFile, rep); err != nil {
 			return true, err
@@ -329,7 +339,11 @@ func finish(rep *report, cfg config) (failed bool, err error) {
 		progress("wrote %s", cfg.JSONFile)
 	}
 	if cfg.MarkdownFile != "" {
-		if err := os.WriteFile(cfg.MarkdownFile, []byte(formatMarkdown(rep.Rows)), 0o644); err != nil {
+		md := formatMarkdown(rep.Rows)
+		if rep.Crowd != nil {
+			md += "\n" + formatCrowdMarkdown(rep.Crowd)
+		}
+		if err := os.WriteFile(cfg.MarkdownFile, []byte(md), 0o644); err != nil {
 			return true, err
 		}
 		progress("wrote %s", cfg.MarkdownFile)

@@ -13,6 +13,10 @@ func readProcMem(pid int) (procMem, error) {
 	return procMem{}, errors.New("resident memory needs /proc (Linux)")
 }
 
+func procCPUSeconds(pid int) (float64, error) {
+	return 0, errors.New("a process's CPU time needs /proc (Linux)")
+}
+
 func cpuModel() string { return "" }
 
 func memTotalMB() int64 { return 0 }

@@ -31,6 +31,7 @@ type report struct {
 	Journal       *journalResult       `json:"journal,omitempty"`
 	Soak          *soakResult          `json:"soak,omitempty"`
 	Recording     *recordingResult     `json:"recording,omitempty"`
+	Crowd         *crowdResult         `json:"crowd,omitempty"`
 	Skipped       map[string]string    `json:"skipped,omitempty"` // figure → why
 	Errors        map[string]string    `json:"errors,omitempty"`  // figure → what failed
 	Rows          []row                `json:"table"`
@@ -213,6 +214,11 @@ func buildRows(r *report) []row {
 		rows = append(rows, recordingRows(w)...)
 	} else {
 		missing("recording", "recording a world")
+	}
+	if w := r.Crowd; w != nil {
+		rows = append(rows, crowdRows(w)...)
+	} else {
+		missing("crowd", "the crowd")
 	}
 	return rows
 }

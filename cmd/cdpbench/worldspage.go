@@ -98,6 +98,7 @@ func startPageServer() (*pageServer, error) {
 	serve("/style.css", "text/css", agentPageCSS)
 	serve("/app.js", "text/javascript", agentPageJS)
 	serve(helloPagePath, "text/html; charset=utf-8", helloPageHTML)
+	serve(crowdPagePath, "text/html; charset=utf-8", crowdPageHTML)
 	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
