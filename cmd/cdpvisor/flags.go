@@ -119,7 +119,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 		if near := closest(m[1], names); near != "" {
 			out += fmt.Sprintf(" (did you mean --%s?)", near)
 		}
-		return out
+		return out + fmt.Sprintf("; 'cdpvisor %s' takes --%s", fs.Name(), strings.Join(names, ", --"))
 	}
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
 		if f := fs.Lookup(m[2]); f != nil {

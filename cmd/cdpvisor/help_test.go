@@ -67,8 +67,15 @@ func TestVersionAndUnknownCommands(t *testing.T) {
 		t.Fatalf("a misspelt command: exit %d, %q", code, stderr)
 	}
 	_, stderr, code = runCLI(t, nil, "serve", "--prot", "3")
-	if code != 2 || !strings.Contains(stderr, "unknown flag --prot (did you mean --port?)") {
+	if code != 2 || !strings.Contains(stderr, "unknown flag --prot (did you mean --port?)") || !strings.Contains(stderr, "'cdpvisor serve' takes --allow-host, ") {
 		t.Fatalf("a misspelt flag: exit %d, %q", code, stderr)
+	}
+	// After a subcommand's verb too, the flag is named, not the verb.
+	for _, args := range [][]string{{"world", "open", "rec", "--bogus"}, {"world", "--bogus", "open", "rec"}, {"world", "open", "--state", "f", "rec", "--bogus"}} {
+		_, stderr, code = runCLI(t, nil, args...)
+		if code != 2 || !strings.Contains(stderr, "unknown flag --bogus; 'cdpvisor world' takes ") || !strings.Contains(stderr, "--state, ") || strings.Contains(stderr, "unexpected argument") {
+			t.Errorf("%q: exit %d, %q; want the unknown flag and the flags that exist", args, code, stderr)
+		}
 	}
 	for env, want := range map[string]string{
 		"CDPVISOR_PORT=abc":           "CDPVISOR_PORT=abc: not a port",

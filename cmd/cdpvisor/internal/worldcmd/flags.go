@@ -38,7 +38,9 @@ func SplitArgs(args []string) (flagArgs, words []string) {
 	(&Options{}).Register(probe)
 	for rest := args; ; {
 		if err := probe.Parse(rest); err != nil {
-			return args, nil // the command line's parser reports it
+			// The command line's parser reports it: the flags before the
+			// words and the rest, whose flag it cannot read comes first.
+			return append(flagArgs, rest...), words
 		}
 		flagArgs = append(flagArgs, rest[:len(rest)-probe.NArg()]...)
 		if probe.NArg() == 0 {
