@@ -3,6 +3,7 @@ package chromium
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,9 +103,13 @@ func args(opts launch.Options, userDataDir string, piped bool) []string {
 		flags = append(flags, flag{"no-sandbox", ""})
 	}
 	_, headlessArg := proc.FlagValue(opts.ExtraArgs, "headless")
-	disable, extra := disabledFeatures(opts.Headless || headlessArg, opts.ExtraArgs)
+	headless := opts.Headless || headlessArg
+	disable, extra := disabledFeatures(headless, opts.ExtraArgs)
 	if disable != "" {
 		flags = append(flags, flag{"disable-features", disable})
+	}
+	if headless && !slices.ContainsFunc(extra, func(a string) bool { name, ok := proc.FlagName(a); return ok && name == noProcessPerSite }) {
+		flags = append(flags, flag{"process-per-site", ""}) // see processPerSite
 	}
 	overridden := map[string]bool{}
 	for _, a := range extra {

@@ -142,3 +142,31 @@ func TestAHeadlessLaunchRunsNoBrowserUIRenderer(t *testing.T) {
 		}
 	}
 }
+
+// A headless launch runs a site's pages of one context in one renderer;
+// a headed one keeps Chromium's own model, and --no-process-per-site keeps
+// it headless too.
+func TestAHeadlessLaunchRunsASitesPagesInOneRenderer(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts launch.Options
+		want bool
+	}{
+		{"headless", launch.Options{Headless: true}, true},
+		{"headless asked as an extra argument", launch.Options{ExtraArgs: []string{"--headless=new"}}, true},
+		{"headed", launch.Options{}, false},
+		{"headless, the caller keeping Chromium's model", launch.Options{Headless: true, ExtraArgs: []string{"--no-process-per-site"}}, false},
+		{"headless, the caller asking it too", launch.Options{Headless: true, ExtraArgs: []string{"--process-per-site"}}, true},
+	} {
+		args := Args(c.opts, "/p")
+		n := 0
+		for _, a := range args {
+			if a == "--process-per-site" {
+				n++
+			}
+		}
+		if (n == 1) != c.want || n > 1 {
+			t.Errorf("%s: --process-per-site %d times in %q, want it %v, once", c.name, n, args, c.want)
+		}
+	}
+}
