@@ -2,6 +2,7 @@ package pacing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -181,5 +182,30 @@ func waitFor(t *testing.T, ok func() bool) {
 		if time.Now().After(end) {
 			t.Fatal("not reached within 5 s")
 		}
+	}
+}
+
+// The pressure is asked by id, by the port of the instance's endpoint, or
+// of the default instance; an unknown one is refused.
+func TestPressureOfWhichInstance(t *testing.T) {
+	a := servePacer(t, Spec{MaxLoads: 3})
+	ctx := context.Background()
+	if err := a.InstanceMade(ctx, plug.Instance{ID: "other", Endpoint: "http://127.0.0.1:4123"}); err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string]string{"": "i", "i": "i", "9": "i", "other": "other", "4123": "other"} {
+		p, err := a.Pressure(ctx, ref)
+		if err != nil || p.Instance != want || p.MaxLoads != 3 || !p.IsAvailable {
+			t.Errorf("pressure of %q: %+v, %v; want instance %s", ref, p, err, want)
+		}
+	}
+	for _, ref := range []string{"nope", "4124"} {
+		if _, err := a.Pressure(ctx, ref); !errors.Is(err, ErrUnknownInstance) {
+			t.Errorf("pressure of %q: %v, want ErrUnknownInstance", ref, err)
+		}
+	}
+	a.InstanceClosed(ctx, "other")
+	if _, err := a.Pressure(ctx, "other"); !errors.Is(err, ErrUnknownInstance) {
+		t.Errorf("pressure of a closed instance: %v, want ErrUnknownInstance", err)
 	}
 }
