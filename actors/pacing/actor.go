@@ -45,6 +45,14 @@ func DefaultMaxLoads() int { return max(2, runtime.NumCPU()) }
 type Actor struct {
 	spec    Spec
 	mailbox chan request
+	// releases carries the slots given back, apart from the mailbox: a
+	// relay that ends gives its slots back without waiting, even for an
+	// actor that is stopping.
+	releases chan ticket
+	// last is the last ticket given, touched only by Serve's goroutine; it
+	// outlives a restart of Serve, so a ticket of the Serve before is
+	// never taken for one of this Serve's.
+	last ticket
 }
 
 // What pacing brings to the coordinator (actors/plug).
@@ -66,7 +74,7 @@ func New(spec Spec) *Actor {
 	if spec.LoadBound <= 0 {
 		spec.LoadBound = DefaultLoadBound
 	}
-	return &Actor{spec: spec, mailbox: make(chan request)}
+	return &Actor{spec: spec, mailbox: make(chan request), releases: make(chan ticket, releaseBuffer)}
 }
 
 func (a *Actor) String() string { return "pacing" }
@@ -113,10 +121,20 @@ func (a *Actor) release(t ticket) {
 	if t == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), tellTimeout)
-	defer cancel()
-	_ = actor.Send(ctx, a.mailbox, request(releaseSlot{t: t}))
+	select {
+	case a.releases <- t:
+	default: // a crowd's worth waiting: the actor is stopping, or far behind
+		timer := time.NewTimer(tellTimeout)
+		defer timer.Stop()
+		select {
+		case a.releases <- t:
+		case <-timer.C:
+		}
+	}
 }
+
+// releaseBuffer holds the slots given back until the actor takes them.
+const releaseBuffer = 4096
 
 // tellTimeout bounds a release: the actor answers at once unless it is
 // stopping, when nothing is paced anymore.
@@ -132,6 +150,8 @@ func (a *Actor) Serve(ctx context.Context) error {
 			return ctx.Err()
 		case m := <-a.mailbox:
 			r.handle(m)
+		case t := <-a.releases:
+			r.releaseTicket(t, time.Now())
 		case <-r.expiry.C:
 			r.expire(time.Now())
 		}

@@ -11,7 +11,6 @@ import (
 type request interface{ isPacingRequest() }
 
 func (askSlot) isPacingRequest()      {}
-func (releaseSlot) isPacingRequest()  {}
 func (follow) isPacingRequest()       {}
 func (forget) isPacingRequest()       {}
 func (askFigures) isPacingRequest()   {}
@@ -32,7 +31,6 @@ type (
 		granted chan struct{}
 		err     error
 	}
-	releaseSlot struct{ t ticket }
 	// follow starts following an instance; forget stops.
 	follow struct {
 		inst plug.Instance

@@ -17,8 +17,7 @@ type run struct {
 	a         *Actor
 	instances map[string]*instance
 	tickets   map[ticket]*waiter // every load waiting or running, by ticket
-	last      ticket
-	expiry    *time.Timer // at the earliest bound of a running load
+	expiry    *time.Timer        // at the earliest bound of a running load
 	// early are the asks for the default instance's figures made before
 	// it was followed (its endpoint serves a moment before): answered once
 	// it is.
@@ -65,8 +64,6 @@ func (r *run) handle(m request) {
 	switch m := m.(type) {
 	case askSlot:
 		r.ask(m)
-	case releaseSlot:
-		r.releaseTicket(m.t, time.Now())
 	case follow:
 		if r.instances[m.inst.ID] == nil {
 			r.instances[m.inst.ID] = &instance{seen: m.inst, queue: newFairQueue()}
@@ -125,8 +122,8 @@ func (r *run) ask(m askSlot) {
 		m.reply <- grant{err: fmt.Errorf("%w %s", ErrUnknownInstance, m.instance)}
 		return
 	}
-	r.last++
-	w := &waiter{world: m.world, ticket: r.last, inst: in, asked: m.asked, granted: make(chan struct{})}
+	r.a.last++
+	w := &waiter{world: m.world, ticket: r.a.last, inst: in, asked: m.asked, granted: make(chan struct{})}
 	r.tickets[w.ticket] = w
 	if r.free(in) && in.queue.len() == 0 {
 		r.start(w, time.Now())
