@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // The crowd (cdpbench --only crowd): N Puppeteer agents at once, each in a
@@ -45,12 +43,9 @@ func (b *bench) measureCrowd(ctx context.Context) (*crowdResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := clientsDir()
+	dir, err := puppeteerDir()
 	if err != nil {
 		return nil, err
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "puppeteer-core")); err != nil {
-		return nil, fmt.Errorf("no puppeteer-core in %s: run .ci/setup (npm ci) first", dir)
 	}
 	pages, err := startPageServer()
 	if err != nil {

@@ -79,14 +79,7 @@ func firstField(s string) string {
 // (stdout shows the same: it reads well as text).
 func formatCrowdMarkdown(r *crowdResult) string {
 	var b strings.Builder
-	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-	write := func(cells []string) {
-		b.WriteString("|")
-		for _, c := range cells {
-			b.WriteString(" " + esc(c) + " |")
-		}
-		b.WriteString("\n")
-	}
+	write := func(cells []string) { writeMarkdownRow(&b, cells) }
 	fmt.Fprintf(&b, "Crowd: agents of puppeteer-core looping goto, evaluate, click, screenshot with no pause; %d Node process(es) a side.\n\n", r.NodeProcs)
 	write(crowdTableHeader)
 	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

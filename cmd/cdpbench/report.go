@@ -267,14 +267,7 @@ func formatTable(rows []row) string {
 // formatMarkdown is the same table for docs/performance.md.
 func formatMarkdown(rows []row) string {
 	var b strings.Builder
-	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-	write := func(cells []string) {
-		b.WriteString("|")
-		for _, c := range cells {
-			b.WriteString(" " + esc(c) + " |")
-		}
-		b.WriteString("\n")
-	}
+	write := func(cells []string) { writeMarkdownRow(&b, cells) }
 	write(tableHeader.cells())
 	b.WriteString("|---|---:|---:|---:|---|---|\n")
 	for _, r := range rows {
@@ -298,4 +291,13 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// writeMarkdownRow writes one row of a Markdown table, its pipes escaped.
+func writeMarkdownRow(b *strings.Builder, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" " + strings.ReplaceAll(c, "|", `\|`) + " |")
+	}
+	b.WriteString("\n")
 }

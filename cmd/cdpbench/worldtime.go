@@ -48,12 +48,9 @@ type worldTimeSide struct {
 // measureWorldTime takes the figure: one cdpvisor (its browser running),
 // one bare Chromium, and the Node script.
 func (b *bench) measureWorldTime(ctx context.Context) (*worldTimeResult, error) {
-	dir, err := clientsDir()
+	dir, err := puppeteerDir()
 	if err != nil {
 		return nil, err
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "puppeteer-core")); err != nil {
-		return nil, fmt.Errorf("no puppeteer-core in %s: run .ci/setup (npm ci) first", dir)
 	}
 	pages, err := startPageServer()
 	if err != nil {
@@ -120,4 +117,16 @@ func worldTimeRows(r *worldTimeResult) []row {
 		{"time to a working world p99 (ms)", f1(c.P99), f1(w.P99), fmt.Sprintf("×%.2f", ratio(w.P99, c.P99)), notApplicable, notApplicable},
 		{"a fresh browser per agent p50 / p99 (ms)", notApplicable, f1(f.P50) + " / " + f1(f.P99), fmt.Sprintf("world ×%.2f", ratio(w.P50, f.P50)), notApplicable, notApplicable},
 	}
+}
+
+// puppeteerDir is testdata/clients once puppeteer-core is installed there.
+func puppeteerDir() (string, error) {
+	dir, err := clientsDir()
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "puppeteer-core")); err != nil {
+		return "", fmt.Errorf("no puppeteer-core in %s: run .ci/setup (npm ci) first", dir)
+	}
+	return dir, nil
 }
